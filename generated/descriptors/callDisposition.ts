@@ -43,7 +43,7 @@ export const descriptor: ResourceDescriptor = {
       name: 'outcome',
       column: 'outcome',
       type: 'string',
-      enum: ['completed', 'no_answer'],
+      enum: ['completed', 'no_answer', 'Answered', 'Not Answered'],
       filterable: true,
       sortable: true,
       readOnly: false,

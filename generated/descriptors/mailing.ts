@@ -118,6 +118,7 @@ export const descriptor: ResourceDescriptor = {
       name: 'followUpTaskType',
       column: 'follow_up_task_type',
       type: 'string',
+      enum: ['follow_up', 'no_reply'],
       filterable: false,
       sortable: false,
       readOnly: false,

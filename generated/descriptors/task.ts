@@ -98,6 +98,7 @@ export const descriptor: ResourceDescriptor = {
       name: 'opportunityAssociation',
       column: 'opportunity_association',
       type: 'string',
+      enum: ['recent_created', 'recent_updated', 'noop'],
       filterable: false,
       sortable: false,
       readOnly: false,

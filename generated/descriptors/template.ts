@@ -218,6 +218,7 @@ export const descriptor: ResourceDescriptor = {
       name: 'shareType',
       column: 'share_type',
       type: 'string',
+      enum: ['private', 'read_only', 'shared'],
       filterable: true,
       sortable: true,
       readOnly: false,

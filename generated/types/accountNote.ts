@@ -6,9 +6,9 @@ export interface AccountNoteAttributes {
    */
   message: string | null;
   /**
-   * A free-form category of the note.
+   * The context of the note; the values are the reference's ("one of {note,call,coffee,beer,meeting}").
    */
-  noteType: string | null;
+  noteType: 'note' | 'call' | 'coffee' | 'beer' | 'meeting' | null;
   /**
    * Whether the note is pinned to the top of the note list.
    */

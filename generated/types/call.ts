@@ -16,12 +16,15 @@ export interface CallAttributes {
   from: string | null;
   note: string | null;
   /**
-   * Values from SPEC.md; the reference documents "Answered"/"Not Answered" instead.
+   * SPEC.md gives completed and no_answer, the reference "Answered" and "Not Answered": both sets are accepted.
    */
-  outcome: 'completed' | 'no_answer' | null;
+  outcome: 'completed' | 'no_answer' | 'Answered' | 'Not Answered' | null;
   recordingUrl: string | null;
   returnedAt: string | null;
-  sequenceAction: string | null;
+  /**
+   * The action to take on the associated sequence; the values are the reference's.
+   */
+  sequenceAction: 'Advance' | 'Finish' | 'Finish - No Reply' | 'Finish - Replied' | null;
   shouldRecordCall: boolean | null;
   state: string | null;
   stateChangedAt: string | null;
@@ -32,7 +35,10 @@ export interface CallAttributes {
   to: string | null;
   uid: string | null;
   updatedAt: string | null;
-  userCallType: string | null;
+  /**
+   * The type of call placed; the values are the reference's.
+   */
+  userCallType: 'bridge' | 'voip' | null;
   vendorCallId: string | null;
   voicemailRecordingUrl: string | null;
 }

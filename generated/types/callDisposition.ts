@@ -7,8 +7,8 @@ export interface CallDispositionAttributes {
    */
   order: number | null;
   /**
-   * The call outcome this disposition implies; same values as call.outcome.
+   * The call outcome this disposition implies; same values as call.outcome (SPEC.md's and the reference's).
    */
-  outcome: 'completed' | 'no_answer' | null;
+  outcome: 'completed' | 'no_answer' | 'Answered' | 'Not Answered' | null;
   updatedAt: string | null;
 }

@@ -9,7 +9,18 @@ export interface MailboxAttributes {
   emailSignature: string | null;
   ewsEndpoint: string | null;
   ewsSslVerifyMode: number | null;
-  exchangeVersion: string | null;
+  /**
+   * The version of Exchange; the values are the reference's.
+   */
+  exchangeVersion:
+    | 'Exchange2007'
+    | 'Exchange2007_SP1'
+    | 'Exchange2010'
+    | 'Exchange2010_SP1'
+    | 'Exchange2010_SP2'
+    | 'Exchange2013'
+    | 'Exchange2013_SP1'
+    | null;
   imapHost: string | null;
   imapPort: number | null;
   imapSsl: boolean | null;
@@ -24,7 +35,10 @@ export interface MailboxAttributes {
   sendDisabled: boolean | null;
   sendErroredAt: string | null;
   sendMaxRetries: number | null;
-  sendMethod: string | null;
+  /**
+   * The method used for sending; the values are the reference's (Cadence sends by SMTP).
+   */
+  sendMethod: 'ews' | 'sendgrid' | 'smtp' | null;
   sendPeriod: number | null;
   sendRequiresSync: boolean | null;
   sendSuccessAt: string | null;
@@ -38,7 +52,10 @@ export interface MailboxAttributes {
   syncDisabled: boolean | null;
   syncErroredAt: string | null;
   syncFinishedAt: string | null;
-  syncMethod: string | null;
+  /**
+   * The method used for syncing; the values are the reference's (Cadence syncs by IMAP).
+   */
+  syncMethod: 'ews' | 'gmail_api' | 'imap' | null;
   syncOutreachFolder: boolean | null;
   syncPassiveFrequency: number | null;
   syncSuccessAt: string | null;

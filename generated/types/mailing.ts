@@ -13,7 +13,10 @@ export interface MailingAttributes {
   errorBacktrace: string | null;
   errorReason: string | null;
   followUpTaskScheduledAt: string | null;
-  followUpTaskType: string | null;
+  /**
+   * The type of follow-up task to create; the values are the reference's.
+   */
+  followUpTaskType: 'follow_up' | 'no_reply' | null;
   mailboxAddress: string | null;
   /**
    * For example sequence, single or campaign.

@@ -16,7 +16,10 @@ export interface ProspectAttributes {
   assignedUserIds: number[] | null;
   availableAt: string | null;
   callOptedOut: boolean | null;
-  callsOptStatus: string | null;
+  /**
+   * Whether the prospect opted into or out of calls; the reference's values, including the string "null" it lists.
+   */
+  callsOptStatus: 'opted_in' | 'opted_out' | 'null' | null;
   callsOptedAt: string | null;
   campaignName: string | null;
   /**
@@ -190,7 +193,10 @@ export interface ProspectAttributes {
    * @maxItems 1000
    */
   emails: string[] | null;
-  emailsOptStatus: string | null;
+  /**
+   * Whether the prospect opted into or out of e-mails; the reference's values, including the string "null" it lists.
+   */
+  emailsOptStatus: 'opted_in' | 'opted_out' | 'null' | null;
   emailsOptedAt: string | null;
   engagedAt: string | null;
   engagedScore: number | null;

@@ -18,10 +18,13 @@ export interface RulesetAttributes {
   ootoAutoExtractionEnabled: boolean | null;
   opensNeededBeforeCallTaskCreated: number | null;
   /**
-   * Whether a prospect may be added to a sequence more than once; onlyIfActive is one value (SPEC.md). No enum: SPEC.md gives no full list and the reference documents allow, disallow, only_if_inactive.
+   * Whether a prospect may be added to a sequence more than once: allow, disallow (the default, also when unset) or only_if_inactive (the reference's values); onlyIfActive, SPEC.md's one value, is accepted too and means the same as only_if_inactive.
    */
-  permitDuplicateProspects: string | null;
-  sequenceExclusivity: string | null;
+  permitDuplicateProspects: 'allow' | 'disallow' | 'only_if_inactive' | 'onlyIfActive' | null;
+  /**
+   * Whether prospects may be in several sequences at once; the values are the reference's (none, the default, also when unset).
+   */
+  sequenceExclusivity: 'all_sequences' | 'exclusive_sequences' | 'none' | null;
   smsOptOutAction: string | null;
   smsReceivedAction: string | null;
   stepOverridesEnabled: boolean | null;

@@ -10,6 +10,9 @@ export interface SequenceAttributes {
   enabled: boolean | null;
   enabledAt: string | null;
   failureCount: number | null;
+  /**
+   * Kept for compatibility (the reference deprecates it for primaryReplyAction): true is primaryReplyAction finish, false continue. Only read when primaryReplyAction is unset.
+   */
   finishOnReply: boolean | null;
   lastUsedAt: string | null;
   /**
@@ -26,20 +29,32 @@ export interface SequenceAttributes {
   openCount: number | null;
   optOutCount: number | null;
   positiveReplyCount: number | null;
-  primaryReplyAction: string | null;
+  /**
+   * What a reply of the prospect does to their sequence state (the reference's values): finish it, pause it (for primaryReplyPauseDuration seconds, then finish it), or continue (it stays as it is, marked replied). Unset, finishOnReply decides (true: finish, false: continue); both unset, finish.
+   */
+  primaryReplyAction: 'finish' | 'continue' | 'pause' | null;
   primaryReplyPauseDuration: number | null;
   replyCount: number | null;
   salesMotion: string | null;
   scheduleCount: number | null;
-  scheduleIntervalType: string | null;
-  secondaryReplyAction: string | null;
+  /**
+   * The schedule interval type; the values are the reference's.
+   */
+  scheduleIntervalType: 'calendar' | 'schedule' | null;
+  /**
+   * The action to take when someone other than the prospect replies; the values are the reference's. Stored only: a reply is always taken as the prospect's.
+   */
+  secondaryReplyAction: 'finish' | 'continue' | 'pause' | null;
   secondaryReplyPauseDuration: number | null;
   sequenceStepCount: number | null;
   /**
    * interval: steps run at intervals; date: steps run on dates.
    */
   sequenceType: 'interval' | 'date' | null;
-  shareType: string | null;
+  /**
+   * Who may see and use the sequence; the values are the reference's.
+   */
+  shareType: 'private' | 'read_only' | 'shared' | null;
   /**
    * @maxItems 1000
    */

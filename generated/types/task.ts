@@ -14,7 +14,10 @@ export interface TaskAttributes {
    */
   dueAt: string | null;
   note: string | null;
-  opportunityAssociation: string | null;
+  /**
+   * The opportunity rule associated with the task; the values are the reference's.
+   */
+  opportunityAssociation: 'recent_created' | 'recent_updated' | 'noop' | null;
   scheduledAt: string | null;
   /**
    * Values from SPEC.md; changed by the service and by the markComplete action.

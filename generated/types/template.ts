@@ -31,7 +31,10 @@ export interface TemplateAttributes {
   positiveReplyCount: number | null;
   replyCount: number | null;
   scheduleCount: number | null;
-  shareType: string | null;
+  /**
+   * Who may see and use the template; the values are the reference's.
+   */
+  shareType: 'private' | 'read_only' | 'shared' | null;
   subject: string | null;
   /**
    * @maxItems 1000

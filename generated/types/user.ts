@@ -26,11 +26,23 @@ export interface UserAttributes {
   firstName: string | null;
   inboundBridgePhone: string | null;
   inboundBridgePhoneExtension: string | null;
-  inboundCallBehavior: string | null;
-  inboundPhoneType: string | null;
+  /**
+   * The behaviour of inbound calls; the values are the reference's.
+   */
+  inboundCallBehavior: 'inbound_bridge' | 'inbound_voicemail' | null;
+  /**
+   * The user's type of telephone for inbound calls; the values are the reference's.
+   */
+  inboundPhoneType: 'bridge' | 'voip' | 'bridge_and_voip' | null;
   inboundVoicemailCustomMessageText: string | null;
-  inboundVoicemailMessageTextVoice: string | null;
-  inboundVoicemailPromptType: string | null;
+  /**
+   * The voice that reads the voicemail message; the values are the reference's.
+   */
+  inboundVoicemailMessageTextVoice: 'man' | 'woman' | null;
+  /**
+   * The type of inbound voicemail; the values are the reference's.
+   */
+  inboundVoicemailPromptType: 'automated' | 'recorded' | 'off' | null;
   /**
    * Name of the job role, for example SDR (write-only in the reference).
    */
@@ -55,7 +67,10 @@ export interface UserAttributes {
   passwordExpiresAt: string | null;
   phoneCountryCode: string | null;
   phoneNumber: string | null;
-  phoneType: string | null;
+  /**
+   * The user's type of telephone for outbound calls; the values are the reference's.
+   */
+  phoneType: 'bridge' | 'voip' | null;
   pluginAlertNotificationEnabled: boolean | null;
   preferredVoiceRegion: string | null;
   prefersLocalPresence: boolean | null;

@@ -22,8 +22,12 @@ const schema11 = {
           additionalProperties: false,
           properties: {
             message: { type: ['string', 'null'], maxLength: 32000 },
-            noteType: { type: ['string', 'null'], maxLength: 255 },
-            opportunityAssociationRule: { type: ['string', 'null'] },
+            noteType: {
+              type: ['string', 'null'],
+              maxLength: 255,
+              enum: ['note', 'call', 'coffee', 'beer', 'meeting', null],
+            },
+            opportunityAssociationRule: { type: ['string', 'null'], enum: ['recent_created', 'recent_updated', null] },
             pinned: { type: ['boolean', 'null'] },
           },
         },
@@ -235,9 +239,31 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (!(
+                data4 === 'note' ||
+                data4 === 'call' ||
+                data4 === 'coffee' ||
+                data4 === 'beer' ||
+                data4 === 'meeting' ||
+                data4 === null
+              )) {
+                const err9 = {
+                  instancePath: instancePath + '/data/attributes/noteType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/noteType/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.data.properties.attributes.properties.noteType.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err9];
+                } else {
+                  vErrors.push(err9);
+                }
+                errors++;
+              }
               if (typeof data4 === 'string') {
                 if (func2(data4) > 255) {
-                  const err9 = {
+                  const err10 = {
                     instancePath: instancePath + '/data/attributes/noteType',
                     schemaPath: '#/properties/data/properties/attributes/properties/noteType/maxLength',
                     keyword: 'maxLength',
@@ -245,9 +271,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err9];
+                    vErrors = [err10];
                   } else {
-                    vErrors.push(err9);
+                    vErrors.push(err10);
                   }
                   errors++;
                 }
@@ -256,7 +282,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.opportunityAssociationRule !== undefined) {
               let data5 = data2.opportunityAssociationRule;
               if (typeof data5 !== 'string' && data5 !== null) {
-                const err10 = {
+                const err11 = {
                   instancePath: instancePath + '/data/attributes/opportunityAssociationRule',
                   schemaPath: '#/properties/data/properties/attributes/properties/opportunityAssociationRule/type',
                   keyword: 'type',
@@ -266,9 +292,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err10];
+                  vErrors = [err11];
                 } else {
-                  vErrors.push(err10);
+                  vErrors.push(err11);
+                }
+                errors++;
+              }
+              if (!(data5 === 'recent_created' || data5 === 'recent_updated' || data5 === null)) {
+                const err12 = {
+                  instancePath: instancePath + '/data/attributes/opportunityAssociationRule',
+                  schemaPath: '#/properties/data/properties/attributes/properties/opportunityAssociationRule/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema11.properties.data.properties.attributes.properties.opportunityAssociationRule.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err12];
+                } else {
+                  vErrors.push(err12);
                 }
                 errors++;
               }
@@ -276,7 +320,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.pinned !== undefined) {
               let data6 = data2.pinned;
               if (typeof data6 !== 'boolean' && data6 !== null) {
-                const err11 = {
+                const err13 = {
                   instancePath: instancePath + '/data/attributes/pinned',
                   schemaPath: '#/properties/data/properties/attributes/properties/pinned/type',
                   keyword: 'type',
@@ -284,15 +328,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err11];
+                  vErrors = [err13];
                 } else {
-                  vErrors.push(err11);
+                  vErrors.push(err13);
                 }
                 errors++;
               }
             }
           } else {
-            const err12 = {
+            const err14 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -300,9 +344,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err12];
+              vErrors = [err14];
             } else {
-              vErrors.push(err12);
+              vErrors.push(err14);
             }
             errors++;
           }
@@ -311,7 +355,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           let data7 = data0.relationships;
           if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
             if (data7.account === undefined) {
-              const err13 = {
+              const err15 = {
                 instancePath: instancePath + '/data/relationships',
                 schemaPath: '#/properties/data/properties/relationships/required',
                 keyword: 'required',
@@ -319,15 +363,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 message: "must have required property '" + 'account' + "'",
               };
               if (vErrors === null) {
-                vErrors = [err13];
+                vErrors = [err15];
               } else {
-                vErrors.push(err13);
+                vErrors.push(err15);
               }
               errors++;
             }
             for (const key2 in data7) {
               if (!(key2 === 'account')) {
-                const err14 = {
+                const err16 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -335,9 +379,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err14];
+                  vErrors = [err16];
                 } else {
-                  vErrors.push(err14);
+                  vErrors.push(err16);
                 }
                 errors++;
               }
@@ -346,7 +390,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data8 = data7.account;
               if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
                 if (data8.data === undefined) {
-                  const err15 = {
+                  const err17 = {
                     instancePath: instancePath + '/data/relationships/account',
                     schemaPath: '#/properties/data/properties/relationships/properties/account/required',
                     keyword: 'required',
@@ -354,15 +398,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err15];
+                    vErrors = [err17];
                   } else {
-                    vErrors.push(err15);
+                    vErrors.push(err17);
                   }
                   errors++;
                 }
                 for (const key3 in data8) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err16 = {
+                    const err18 = {
                       instancePath: instancePath + '/data/relationships/account',
                       schemaPath: '#/properties/data/properties/relationships/properties/account/additionalProperties',
                       keyword: 'additionalProperties',
@@ -370,9 +414,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err16];
+                      vErrors = [err18];
                     } else {
-                      vErrors.push(err16);
+                      vErrors.push(err18);
                     }
                     errors++;
                   }
@@ -381,7 +425,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let data9 = data8.data;
                   if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
                     if (data9.type === undefined) {
-                      const err17 = {
+                      const err19 = {
                         instancePath: instancePath + '/data/relationships/account/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/account/properties/data/required',
@@ -390,14 +434,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: "must have required property '" + 'type' + "'",
                       };
                       if (vErrors === null) {
-                        vErrors = [err17];
+                        vErrors = [err19];
                       } else {
-                        vErrors.push(err17);
+                        vErrors.push(err19);
                       }
                       errors++;
                     }
                     if (data9.id === undefined) {
-                      const err18 = {
+                      const err20 = {
                         instancePath: instancePath + '/data/relationships/account/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/account/properties/data/required',
@@ -406,15 +450,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: "must have required property '" + 'id' + "'",
                       };
                       if (vErrors === null) {
-                        vErrors = [err18];
+                        vErrors = [err20];
                       } else {
-                        vErrors.push(err18);
+                        vErrors.push(err20);
                       }
                       errors++;
                     }
                     for (const key4 in data9) {
                       if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                        const err19 = {
+                        const err21 = {
                           instancePath: instancePath + '/data/relationships/account/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/account/properties/data/additionalProperties',
@@ -423,16 +467,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have additional properties',
                         };
                         if (vErrors === null) {
-                          vErrors = [err19];
+                          vErrors = [err21];
                         } else {
-                          vErrors.push(err19);
+                          vErrors.push(err21);
                         }
                         errors++;
                       }
                     }
                     if (data9.type !== undefined) {
                       if ('account' !== data9.type) {
-                        const err20 = {
+                        const err22 = {
                           instancePath: instancePath + '/data/relationships/account/data/type',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/account/properties/data/properties/type/const',
@@ -441,9 +485,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be equal to constant',
                         };
                         if (vErrors === null) {
-                          vErrors = [err20];
+                          vErrors = [err22];
                         } else {
-                          vErrors.push(err20);
+                          vErrors.push(err22);
                         }
                         errors++;
                       }
@@ -454,7 +498,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       let valid6 = false;
                       const _errs29 = errors;
                       if (!(typeof data11 == 'number' && !(data11 % 1) && !isNaN(data11) && isFinite(data11))) {
-                        const err21 = {
+                        const err23 = {
                           instancePath: instancePath + '/data/relationships/account/data/id',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/account/properties/data/properties/id/anyOf/0/type',
@@ -463,15 +507,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be integer',
                         };
                         if (vErrors === null) {
-                          vErrors = [err21];
+                          vErrors = [err23];
                         } else {
-                          vErrors.push(err21);
+                          vErrors.push(err23);
                         }
                         errors++;
                       }
                       if (typeof data11 == 'number' && isFinite(data11)) {
                         if (data11 > 9007199254740991 || isNaN(data11)) {
-                          const err22 = {
+                          const err24 = {
                             instancePath: instancePath + '/data/relationships/account/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/properties/id/anyOf/0/maximum',
@@ -480,14 +524,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be <= 9007199254740991',
                           };
                           if (vErrors === null) {
-                            vErrors = [err22];
+                            vErrors = [err24];
                           } else {
-                            vErrors.push(err22);
+                            vErrors.push(err24);
                           }
                           errors++;
                         }
                         if (data11 < 1 || isNaN(data11)) {
-                          const err23 = {
+                          const err25 = {
                             instancePath: instancePath + '/data/relationships/account/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/properties/id/anyOf/0/minimum',
@@ -496,9 +540,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be >= 1',
                           };
                           if (vErrors === null) {
-                            vErrors = [err23];
+                            vErrors = [err25];
                           } else {
-                            vErrors.push(err23);
+                            vErrors.push(err25);
                           }
                           errors++;
                         }
@@ -509,7 +553,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         const _errs31 = errors;
                         if (typeof data11 === 'string') {
                           if (!pattern0.test(data11)) {
-                            const err24 = {
+                            const err26 = {
                               instancePath: instancePath + '/data/relationships/account/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/account/properties/data/properties/id/anyOf/1/pattern',
@@ -518,14 +562,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                             };
                             if (vErrors === null) {
-                              vErrors = [err24];
+                              vErrors = [err26];
                             } else {
-                              vErrors.push(err24);
+                              vErrors.push(err26);
                             }
                             errors++;
                           }
                         } else {
-                          const err25 = {
+                          const err27 = {
                             instancePath: instancePath + '/data/relationships/account/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/properties/id/anyOf/1/type',
@@ -534,9 +578,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be string',
                           };
                           if (vErrors === null) {
-                            vErrors = [err25];
+                            vErrors = [err27];
                           } else {
-                            vErrors.push(err25);
+                            vErrors.push(err27);
                           }
                           errors++;
                         }
@@ -544,7 +588,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         valid6 = valid6 || _valid0;
                       }
                       if (!valid6) {
-                        const err26 = {
+                        const err28 = {
                           instancePath: instancePath + '/data/relationships/account/data/id',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/account/properties/data/properties/id/anyOf',
@@ -553,9 +597,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must match a schema in anyOf',
                         };
                         if (vErrors === null) {
-                          vErrors = [err26];
+                          vErrors = [err28];
                         } else {
-                          vErrors.push(err26);
+                          vErrors.push(err28);
                         }
                         errors++;
                       } else {
@@ -572,7 +616,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     if (data9.meta !== undefined) {
                       let data12 = data9.meta;
                       if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12))) {
-                        const err27 = {
+                        const err29 = {
                           instancePath: instancePath + '/data/relationships/account/data/meta',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/account/properties/data/properties/meta/type',
@@ -581,15 +625,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be object',
                         };
                         if (vErrors === null) {
-                          vErrors = [err27];
+                          vErrors = [err29];
                         } else {
-                          vErrors.push(err27);
+                          vErrors.push(err29);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err28 = {
+                    const err30 = {
                       instancePath: instancePath + '/data/relationships/account/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/account/properties/data/type',
                       keyword: 'type',
@@ -597,9 +641,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err28];
+                      vErrors = [err30];
                     } else {
-                      vErrors.push(err28);
+                      vErrors.push(err30);
                     }
                     errors++;
                   }
@@ -607,7 +651,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data8.meta !== undefined) {
                   let data13 = data8.meta;
                   if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
-                    const err29 = {
+                    const err31 = {
                       instancePath: instancePath + '/data/relationships/account/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/account/properties/meta/type',
                       keyword: 'type',
@@ -615,15 +659,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err29];
+                      vErrors = [err31];
                     } else {
-                      vErrors.push(err29);
+                      vErrors.push(err31);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err30 = {
+                const err32 = {
                   instancePath: instancePath + '/data/relationships/account',
                   schemaPath: '#/properties/data/properties/relationships/properties/account/type',
                   keyword: 'type',
@@ -631,53 +675,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err30];
+                  vErrors = [err32];
                 } else {
-                  vErrors.push(err30);
+                  vErrors.push(err32);
                 }
                 errors++;
               }
             }
           } else {
-            const err31 = {
+            const err33 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err31];
-            } else {
-              vErrors.push(err31);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data14 = data0.meta;
-          if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
-            const err32 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err32];
-            } else {
-              vErrors.push(err32);
-            }
-            errors++;
-          }
-        }
-        if (data0.links !== undefined) {
-          let data15 = data0.links;
-          if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
-            const err33 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -690,8 +698,44 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.meta !== undefined) {
+          let data14 = data0.meta;
+          if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
+            const err34 = {
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err34];
+            } else {
+              vErrors.push(err34);
+            }
+            errors++;
+          }
+        }
+        if (data0.links !== undefined) {
+          let data15 = data0.links;
+          if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
+            const err35 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err35];
+            } else {
+              vErrors.push(err35);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err34 = {
+        const err36 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -699,15 +743,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err34];
+          vErrors = [err36];
         } else {
-          vErrors.push(err34);
+          vErrors.push(err36);
         }
         errors++;
       }
     }
   } else {
-    const err35 = {
+    const err37 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -715,9 +759,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err35];
+      vErrors = [err37];
     } else {
-      vErrors.push(err35);
+      vErrors.push(err37);
     }
     errors++;
   }
@@ -748,8 +792,12 @@ const schema12 = {
           additionalProperties: false,
           properties: {
             message: { type: ['string', 'null'], maxLength: 32000 },
-            noteType: { type: ['string', 'null'], maxLength: 255 },
-            opportunityAssociationRule: { type: ['string', 'null'] },
+            noteType: {
+              type: ['string', 'null'],
+              maxLength: 255,
+              enum: ['note', 'call', 'coffee', 'beer', 'meeting', null],
+            },
+            opportunityAssociationRule: { type: ['string', 'null'], enum: ['recent_created', 'recent_updated', null] },
             pinned: { type: ['boolean', 'null'] },
           },
         },
@@ -1074,9 +1122,31 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (!(
+                data5 === 'note' ||
+                data5 === 'call' ||
+                data5 === 'coffee' ||
+                data5 === 'beer' ||
+                data5 === 'meeting' ||
+                data5 === null
+              )) {
+                const err15 = {
+                  instancePath: instancePath + '/data/attributes/noteType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/noteType/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema12.properties.data.properties.attributes.properties.noteType.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err15];
+                } else {
+                  vErrors.push(err15);
+                }
+                errors++;
+              }
               if (typeof data5 === 'string') {
                 if (func2(data5) > 255) {
-                  const err15 = {
+                  const err16 = {
                     instancePath: instancePath + '/data/attributes/noteType',
                     schemaPath: '#/properties/data/properties/attributes/properties/noteType/maxLength',
                     keyword: 'maxLength',
@@ -1084,9 +1154,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err15];
+                    vErrors = [err16];
                   } else {
-                    vErrors.push(err15);
+                    vErrors.push(err16);
                   }
                   errors++;
                 }
@@ -1095,7 +1165,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.opportunityAssociationRule !== undefined) {
               let data6 = data3.opportunityAssociationRule;
               if (typeof data6 !== 'string' && data6 !== null) {
-                const err16 = {
+                const err17 = {
                   instancePath: instancePath + '/data/attributes/opportunityAssociationRule',
                   schemaPath: '#/properties/data/properties/attributes/properties/opportunityAssociationRule/type',
                   keyword: 'type',
@@ -1105,9 +1175,27 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err16];
+                  vErrors = [err17];
                 } else {
-                  vErrors.push(err16);
+                  vErrors.push(err17);
+                }
+                errors++;
+              }
+              if (!(data6 === 'recent_created' || data6 === 'recent_updated' || data6 === null)) {
+                const err18 = {
+                  instancePath: instancePath + '/data/attributes/opportunityAssociationRule',
+                  schemaPath: '#/properties/data/properties/attributes/properties/opportunityAssociationRule/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema12.properties.data.properties.attributes.properties.opportunityAssociationRule.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err18];
+                } else {
+                  vErrors.push(err18);
                 }
                 errors++;
               }
@@ -1115,48 +1203,12 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.pinned !== undefined) {
               let data7 = data3.pinned;
               if (typeof data7 !== 'boolean' && data7 !== null) {
-                const err17 = {
+                const err19 = {
                   instancePath: instancePath + '/data/attributes/pinned',
                   schemaPath: '#/properties/data/properties/attributes/properties/pinned/type',
                   keyword: 'type',
                   params: { type: schema12.properties.data.properties.attributes.properties.pinned.type },
                   message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err17];
-                } else {
-                  vErrors.push(err17);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err18 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err18];
-            } else {
-              vErrors.push(err18);
-            }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data8 = data0.relationships;
-          if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
-            for (const key2 in data8) {
-              if (!(key2 === 'account')) {
-                const err19 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
                   vErrors = [err19];
@@ -1166,11 +1218,47 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+          } else {
+            const err20 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data8 = data0.relationships;
+          if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
+            for (const key2 in data8) {
+              if (!(key2 === 'account')) {
+                const err21 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err21];
+                } else {
+                  vErrors.push(err21);
+                }
+                errors++;
+              }
+            }
             if (data8.account !== undefined) {
               let data9 = data8.account;
               if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
                 if (data9.data === undefined) {
-                  const err20 = {
+                  const err22 = {
                     instancePath: instancePath + '/data/relationships/account',
                     schemaPath: '#/properties/data/properties/relationships/properties/account/required',
                     keyword: 'required',
@@ -1178,15 +1266,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err20];
+                    vErrors = [err22];
                   } else {
-                    vErrors.push(err20);
+                    vErrors.push(err22);
                   }
                   errors++;
                 }
                 for (const key3 in data9) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err21 = {
+                    const err23 = {
                       instancePath: instancePath + '/data/relationships/account',
                       schemaPath: '#/properties/data/properties/relationships/properties/account/additionalProperties',
                       keyword: 'additionalProperties',
@@ -1194,9 +1282,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err21];
+                      vErrors = [err23];
                     } else {
-                      vErrors.push(err21);
+                      vErrors.push(err23);
                     }
                     errors++;
                   }
@@ -1205,7 +1293,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let data10 = data9.data;
                   if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
                     if (data10.type === undefined) {
-                      const err22 = {
+                      const err24 = {
                         instancePath: instancePath + '/data/relationships/account/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/account/properties/data/required',
@@ -1214,14 +1302,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: "must have required property '" + 'type' + "'",
                       };
                       if (vErrors === null) {
-                        vErrors = [err22];
+                        vErrors = [err24];
                       } else {
-                        vErrors.push(err22);
+                        vErrors.push(err24);
                       }
                       errors++;
                     }
                     if (data10.id === undefined) {
-                      const err23 = {
+                      const err25 = {
                         instancePath: instancePath + '/data/relationships/account/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/account/properties/data/required',
@@ -1230,15 +1318,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: "must have required property '" + 'id' + "'",
                       };
                       if (vErrors === null) {
-                        vErrors = [err23];
+                        vErrors = [err25];
                       } else {
-                        vErrors.push(err23);
+                        vErrors.push(err25);
                       }
                       errors++;
                     }
                     for (const key4 in data10) {
                       if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                        const err24 = {
+                        const err26 = {
                           instancePath: instancePath + '/data/relationships/account/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/account/properties/data/additionalProperties',
@@ -1247,16 +1335,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must NOT have additional properties',
                         };
                         if (vErrors === null) {
-                          vErrors = [err24];
+                          vErrors = [err26];
                         } else {
-                          vErrors.push(err24);
+                          vErrors.push(err26);
                         }
                         errors++;
                       }
                     }
                     if (data10.type !== undefined) {
                       if ('account' !== data10.type) {
-                        const err25 = {
+                        const err27 = {
                           instancePath: instancePath + '/data/relationships/account/data/type',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/account/properties/data/properties/type/const',
@@ -1265,9 +1353,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be equal to constant',
                         };
                         if (vErrors === null) {
-                          vErrors = [err25];
+                          vErrors = [err27];
                         } else {
-                          vErrors.push(err25);
+                          vErrors.push(err27);
                         }
                         errors++;
                       }
@@ -1278,7 +1366,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       let valid7 = false;
                       const _errs35 = errors;
                       if (!(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12))) {
-                        const err26 = {
+                        const err28 = {
                           instancePath: instancePath + '/data/relationships/account/data/id',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/account/properties/data/properties/id/anyOf/0/type',
@@ -1287,15 +1375,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be integer',
                         };
                         if (vErrors === null) {
-                          vErrors = [err26];
+                          vErrors = [err28];
                         } else {
-                          vErrors.push(err26);
+                          vErrors.push(err28);
                         }
                         errors++;
                       }
                       if (typeof data12 == 'number' && isFinite(data12)) {
                         if (data12 > 9007199254740991 || isNaN(data12)) {
-                          const err27 = {
+                          const err29 = {
                             instancePath: instancePath + '/data/relationships/account/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/properties/id/anyOf/0/maximum',
@@ -1304,14 +1392,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be <= 9007199254740991',
                           };
                           if (vErrors === null) {
-                            vErrors = [err27];
+                            vErrors = [err29];
                           } else {
-                            vErrors.push(err27);
+                            vErrors.push(err29);
                           }
                           errors++;
                         }
                         if (data12 < 1 || isNaN(data12)) {
-                          const err28 = {
+                          const err30 = {
                             instancePath: instancePath + '/data/relationships/account/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/properties/id/anyOf/0/minimum',
@@ -1320,9 +1408,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be >= 1',
                           };
                           if (vErrors === null) {
-                            vErrors = [err28];
+                            vErrors = [err30];
                           } else {
-                            vErrors.push(err28);
+                            vErrors.push(err30);
                           }
                           errors++;
                         }
@@ -1333,7 +1421,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         const _errs37 = errors;
                         if (typeof data12 === 'string') {
                           if (!pattern0.test(data12)) {
-                            const err29 = {
+                            const err31 = {
                               instancePath: instancePath + '/data/relationships/account/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/account/properties/data/properties/id/anyOf/1/pattern',
@@ -1342,14 +1430,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                             };
                             if (vErrors === null) {
-                              vErrors = [err29];
+                              vErrors = [err31];
                             } else {
-                              vErrors.push(err29);
+                              vErrors.push(err31);
                             }
                             errors++;
                           }
                         } else {
-                          const err30 = {
+                          const err32 = {
                             instancePath: instancePath + '/data/relationships/account/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/properties/id/anyOf/1/type',
@@ -1358,9 +1446,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be string',
                           };
                           if (vErrors === null) {
-                            vErrors = [err30];
+                            vErrors = [err32];
                           } else {
-                            vErrors.push(err30);
+                            vErrors.push(err32);
                           }
                           errors++;
                         }
@@ -1368,7 +1456,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         valid7 = valid7 || _valid1;
                       }
                       if (!valid7) {
-                        const err31 = {
+                        const err33 = {
                           instancePath: instancePath + '/data/relationships/account/data/id',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/account/properties/data/properties/id/anyOf',
@@ -1377,9 +1465,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must match a schema in anyOf',
                         };
                         if (vErrors === null) {
-                          vErrors = [err31];
+                          vErrors = [err33];
                         } else {
-                          vErrors.push(err31);
+                          vErrors.push(err33);
                         }
                         errors++;
                       } else {
@@ -1396,7 +1484,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     if (data10.meta !== undefined) {
                       let data13 = data10.meta;
                       if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
-                        const err32 = {
+                        const err34 = {
                           instancePath: instancePath + '/data/relationships/account/data/meta',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/account/properties/data/properties/meta/type',
@@ -1405,15 +1493,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: 'must be object',
                         };
                         if (vErrors === null) {
-                          vErrors = [err32];
+                          vErrors = [err34];
                         } else {
-                          vErrors.push(err32);
+                          vErrors.push(err34);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err33 = {
+                    const err35 = {
                       instancePath: instancePath + '/data/relationships/account/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/account/properties/data/type',
                       keyword: 'type',
@@ -1421,9 +1509,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err33];
+                      vErrors = [err35];
                     } else {
-                      vErrors.push(err33);
+                      vErrors.push(err35);
                     }
                     errors++;
                   }
@@ -1431,7 +1519,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data9.meta !== undefined) {
                   let data14 = data9.meta;
                   if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
-                    const err34 = {
+                    const err36 = {
                       instancePath: instancePath + '/data/relationships/account/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/account/properties/meta/type',
                       keyword: 'type',
@@ -1439,15 +1527,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err34];
+                      vErrors = [err36];
                     } else {
-                      vErrors.push(err34);
+                      vErrors.push(err36);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err35 = {
+                const err37 = {
                   instancePath: instancePath + '/data/relationships/account',
                   schemaPath: '#/properties/data/properties/relationships/properties/account/type',
                   keyword: 'type',
@@ -1455,53 +1543,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err35];
+                  vErrors = [err37];
                 } else {
-                  vErrors.push(err35);
+                  vErrors.push(err37);
                 }
                 errors++;
               }
             }
           } else {
-            const err36 = {
+            const err38 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err36];
-            } else {
-              vErrors.push(err36);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data15 = data0.meta;
-          if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
-            const err37 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err37];
-            } else {
-              vErrors.push(err37);
-            }
-            errors++;
-          }
-        }
-        if (data0.links !== undefined) {
-          let data16 = data0.links;
-          if (!(data16 && typeof data16 == 'object' && !Array.isArray(data16))) {
-            const err38 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -1514,8 +1566,44 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.meta !== undefined) {
+          let data15 = data0.meta;
+          if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
+            const err39 = {
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err39];
+            } else {
+              vErrors.push(err39);
+            }
+            errors++;
+          }
+        }
+        if (data0.links !== undefined) {
+          let data16 = data0.links;
+          if (!(data16 && typeof data16 == 'object' && !Array.isArray(data16))) {
+            const err40 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err40];
+            } else {
+              vErrors.push(err40);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err39 = {
+        const err41 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -1523,15 +1611,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err39];
+          vErrors = [err41];
         } else {
-          vErrors.push(err39);
+          vErrors.push(err41);
         }
         errors++;
       }
     }
   } else {
-    const err40 = {
+    const err42 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -1539,9 +1627,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err40];
+      vErrors = [err42];
     } else {
-      vErrors.push(err40);
+      vErrors.push(err42);
     }
     errors++;
   }

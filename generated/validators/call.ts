@@ -28,14 +28,21 @@ const schema11 = {
             externalVendor: { type: ['string', 'null'] },
             from: { type: ['string', 'null'] },
             note: { type: ['string', 'null'], maxLength: 32000 },
-            outcome: { type: ['string', 'null'], maxLength: 255, enum: ['completed', 'no_answer', null] },
+            outcome: {
+              type: ['string', 'null'],
+              maxLength: 255,
+              enum: ['completed', 'no_answer', 'Answered', 'Not Answered', null],
+            },
             recordingUrl: { type: ['string', 'null'] },
             returnedAt: { type: ['string', 'null'], format: 'date-time' },
-            sequenceAction: { type: ['string', 'null'] },
+            sequenceAction: {
+              type: ['string', 'null'],
+              enum: ['Advance', 'Finish', 'Finish - No Reply', 'Finish - Replied', null],
+            },
             shouldRecordCall: { type: ['boolean', 'null'] },
             tags: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
             to: { type: ['string', 'null'] },
-            userCallType: { type: ['string', 'null'] },
+            userCallType: { type: ['string', 'null'], enum: ['bridge', 'voip', null] },
             vendorCallId: { type: ['string', 'null'] },
           },
         },
@@ -677,7 +684,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (!(data10 === 'completed' || data10 === 'no_answer' || data10 === null)) {
+              if (!(
+                data10 === 'completed' ||
+                data10 === 'no_answer' ||
+                data10 === 'Answered' ||
+                data10 === 'Not Answered' ||
+                data10 === null
+              )) {
                 const err19 = {
                   instancePath: instancePath + '/data/attributes/outcome',
                   schemaPath: '#/properties/data/properties/attributes/properties/outcome/enum',
@@ -780,16 +793,21 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.shouldRecordCall !== undefined) {
-              let data14 = data2.shouldRecordCall;
-              if (typeof data14 !== 'boolean' && data14 !== null) {
+              if (!(
+                data13 === 'Advance' ||
+                data13 === 'Finish' ||
+                data13 === 'Finish - No Reply' ||
+                data13 === 'Finish - Replied' ||
+                data13 === null
+              )) {
                 const err25 = {
-                  instancePath: instancePath + '/data/attributes/shouldRecordCall',
-                  schemaPath: '#/properties/data/properties/attributes/properties/shouldRecordCall/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.shouldRecordCall.type },
-                  message: 'must be boolean,null',
+                  instancePath: instancePath + '/data/attributes/sequenceAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceAction/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.data.properties.attributes.properties.sequenceAction.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err25];
@@ -799,15 +817,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.tags !== undefined) {
-              let data15 = data2.tags;
-              if (!Array.isArray(data15) && data15 !== null) {
+            if (data2.shouldRecordCall !== undefined) {
+              let data14 = data2.shouldRecordCall;
+              if (typeof data14 !== 'boolean' && data14 !== null) {
                 const err26 = {
-                  instancePath: instancePath + '/data/attributes/tags',
-                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  instancePath: instancePath + '/data/attributes/shouldRecordCall',
+                  schemaPath: '#/properties/data/properties/attributes/properties/shouldRecordCall/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.tags.type },
-                  message: 'must be array,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.shouldRecordCall.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err26];
@@ -816,9 +834,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data2.tags !== undefined) {
+              let data15 = data2.tags;
+              if (!Array.isArray(data15) && data15 !== null) {
+                const err27 = {
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
               if (Array.isArray(data15)) {
                 if (data15.length > 1000) {
-                  const err27 = {
+                  const err28 = {
                     instancePath: instancePath + '/data/attributes/tags',
                     schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
                     keyword: 'maxItems',
@@ -826,16 +862,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err27];
+                    vErrors = [err28];
                   } else {
-                    vErrors.push(err27);
+                    vErrors.push(err28);
                   }
                   errors++;
                 }
                 const len0 = data15.length;
                 for (let i0 = 0; i0 < len0; i0++) {
                   if (typeof data15[i0] !== 'string') {
-                    const err28 = {
+                    const err29 = {
                       instancePath: instancePath + '/data/attributes/tags/' + i0,
                       schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
                       keyword: 'type',
@@ -843,9 +879,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err28];
+                      vErrors = [err29];
                     } else {
-                      vErrors.push(err28);
+                      vErrors.push(err29);
                     }
                     errors++;
                   }
@@ -855,29 +891,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.to !== undefined) {
               let data17 = data2.to;
               if (typeof data17 !== 'string' && data17 !== null) {
-                const err29 = {
+                const err30 = {
                   instancePath: instancePath + '/data/attributes/to',
                   schemaPath: '#/properties/data/properties/attributes/properties/to/type',
                   keyword: 'type',
                   params: { type: schema11.properties.data.properties.attributes.properties.to.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err29];
-                } else {
-                  vErrors.push(err29);
-                }
-                errors++;
-              }
-            }
-            if (data2.userCallType !== undefined) {
-              let data18 = data2.userCallType;
-              if (typeof data18 !== 'string' && data18 !== null) {
-                const err30 = {
-                  instancePath: instancePath + '/data/attributes/userCallType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/userCallType/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.userCallType.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -888,14 +906,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.vendorCallId !== undefined) {
-              let data19 = data2.vendorCallId;
-              if (typeof data19 !== 'string' && data19 !== null) {
+            if (data2.userCallType !== undefined) {
+              let data18 = data2.userCallType;
+              if (typeof data18 !== 'string' && data18 !== null) {
                 const err31 = {
-                  instancePath: instancePath + '/data/attributes/vendorCallId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/vendorCallId/type',
+                  instancePath: instancePath + '/data/attributes/userCallType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/userCallType/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.vendorCallId.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.userCallType.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -905,34 +923,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (!(data18 === 'bridge' || data18 === 'voip' || data18 === null)) {
+                const err32 = {
+                  instancePath: instancePath + '/data/attributes/userCallType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/userCallType/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.data.properties.attributes.properties.userCallType.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err32];
+                } else {
+                  vErrors.push(err32);
+                }
+                errors++;
+              }
             }
-          } else {
-            const err32 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err32];
-            } else {
-              vErrors.push(err32);
-            }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data20 = data0.relationships;
-          if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
-            for (const key2 in data20) {
-              if (!func2.call(schema11.properties.data.properties.relationships.properties, key2)) {
+            if (data2.vendorCallId !== undefined) {
+              let data19 = data2.vendorCallId;
+              if (typeof data19 !== 'string' && data19 !== null) {
                 const err33 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/vendorCallId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/vendorCallId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.vendorCallId.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err33];
@@ -942,11 +959,47 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+          } else {
+            const err34 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err34];
+            } else {
+              vErrors.push(err34);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data20 = data0.relationships;
+          if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
+            for (const key2 in data20) {
+              if (!func2.call(schema11.properties.data.properties.relationships.properties, key2)) {
+                const err35 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err35];
+                } else {
+                  vErrors.push(err35);
+                }
+                errors++;
+              }
+            }
             if (data20.callDisposition !== undefined) {
               let data21 = data20.callDisposition;
               if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
                 if (data21.data === undefined) {
-                  const err34 = {
+                  const err36 = {
                     instancePath: instancePath + '/data/relationships/callDisposition',
                     schemaPath: '#/properties/data/properties/relationships/properties/callDisposition/required',
                     keyword: 'required',
@@ -954,15 +1007,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err34];
+                    vErrors = [err36];
                   } else {
-                    vErrors.push(err34);
+                    vErrors.push(err36);
                   }
                   errors++;
                 }
                 for (const key3 in data21) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err35 = {
+                    const err37 = {
                       instancePath: instancePath + '/data/relationships/callDisposition',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callDisposition/additionalProperties',
@@ -971,9 +1024,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err35];
+                      vErrors = [err37];
                     } else {
-                      vErrors.push(err35);
+                      vErrors.push(err37);
                     }
                     errors++;
                   }
@@ -984,7 +1037,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid7 = false;
                   const _errs51 = errors;
                   if (data22 !== null) {
-                    const err36 = {
+                    const err38 = {
                       instancePath: instancePath + '/data/relationships/callDisposition/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/0/type',
@@ -993,9 +1046,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err36];
+                      vErrors = [err38];
                     } else {
-                      vErrors.push(err36);
+                      vErrors.push(err38);
                     }
                     errors++;
                   }
@@ -1005,7 +1058,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs53 = errors;
                     if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
                       if (data22.type === undefined) {
-                        const err37 = {
+                        const err39 = {
                           instancePath: instancePath + '/data/relationships/callDisposition/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/required',
@@ -1014,14 +1067,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err37];
+                          vErrors = [err39];
                         } else {
-                          vErrors.push(err37);
+                          vErrors.push(err39);
                         }
                         errors++;
                       }
                       if (data22.id === undefined) {
-                        const err38 = {
+                        const err40 = {
                           instancePath: instancePath + '/data/relationships/callDisposition/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/required',
@@ -1030,15 +1083,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err38];
+                          vErrors = [err40];
                         } else {
-                          vErrors.push(err38);
+                          vErrors.push(err40);
                         }
                         errors++;
                       }
                       for (const key4 in data22) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err39 = {
+                          const err41 = {
                             instancePath: instancePath + '/data/relationships/callDisposition/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/additionalProperties',
@@ -1047,16 +1100,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err39];
+                            vErrors = [err41];
                           } else {
-                            vErrors.push(err39);
+                            vErrors.push(err41);
                           }
                           errors++;
                         }
                       }
                       if (data22.type !== undefined) {
                         if ('callDisposition' !== data22.type) {
-                          const err40 = {
+                          const err42 = {
                             instancePath: instancePath + '/data/relationships/callDisposition/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/type/const',
@@ -1065,9 +1118,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err40];
+                            vErrors = [err42];
                           } else {
-                            vErrors.push(err40);
+                            vErrors.push(err42);
                           }
                           errors++;
                         }
@@ -1078,7 +1131,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid9 = false;
                         const _errs59 = errors;
                         if (!(typeof data24 == 'number' && !(data24 % 1) && !isNaN(data24) && isFinite(data24))) {
-                          const err41 = {
+                          const err43 = {
                             instancePath: instancePath + '/data/relationships/callDisposition/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -1087,15 +1140,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err41];
+                            vErrors = [err43];
                           } else {
-                            vErrors.push(err41);
+                            vErrors.push(err43);
                           }
                           errors++;
                         }
                         if (typeof data24 == 'number' && isFinite(data24)) {
                           if (data24 > 9007199254740991 || isNaN(data24)) {
-                            const err42 = {
+                            const err44 = {
                               instancePath: instancePath + '/data/relationships/callDisposition/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -1104,14 +1157,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err42];
+                              vErrors = [err44];
                             } else {
-                              vErrors.push(err42);
+                              vErrors.push(err44);
                             }
                             errors++;
                           }
                           if (data24 < 1 || isNaN(data24)) {
-                            const err43 = {
+                            const err45 = {
                               instancePath: instancePath + '/data/relationships/callDisposition/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -1120,9 +1173,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err43];
+                              vErrors = [err45];
                             } else {
-                              vErrors.push(err43);
+                              vErrors.push(err45);
                             }
                             errors++;
                           }
@@ -1133,7 +1186,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs61 = errors;
                           if (typeof data24 === 'string') {
                             if (!pattern0.test(data24)) {
-                              const err44 = {
+                              const err46 = {
                                 instancePath: instancePath + '/data/relationships/callDisposition/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -1142,14 +1195,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err44];
+                                vErrors = [err46];
                               } else {
-                                vErrors.push(err44);
+                                vErrors.push(err46);
                               }
                               errors++;
                             }
                           } else {
-                            const err45 = {
+                            const err47 = {
                               instancePath: instancePath + '/data/relationships/callDisposition/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -1158,9 +1211,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err45];
+                              vErrors = [err47];
                             } else {
-                              vErrors.push(err45);
+                              vErrors.push(err47);
                             }
                             errors++;
                           }
@@ -1168,7 +1221,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid9 = valid9 || _valid1;
                         }
                         if (!valid9) {
-                          const err46 = {
+                          const err48 = {
                             instancePath: instancePath + '/data/relationships/callDisposition/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf',
@@ -1177,9 +1230,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err46];
+                            vErrors = [err48];
                           } else {
-                            vErrors.push(err46);
+                            vErrors.push(err48);
                           }
                           errors++;
                         } else {
@@ -1196,7 +1249,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data22.meta !== undefined) {
                         let data25 = data22.meta;
                         if (!(data25 && typeof data25 == 'object' && !Array.isArray(data25))) {
-                          const err47 = {
+                          const err49 = {
                             instancePath: instancePath + '/data/relationships/callDisposition/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/meta/type',
@@ -1205,15 +1258,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err47];
+                            vErrors = [err49];
                           } else {
-                            vErrors.push(err47);
+                            vErrors.push(err49);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err48 = {
+                      const err50 = {
                         instancePath: instancePath + '/data/relationships/callDisposition/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/type',
@@ -1222,9 +1275,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err48];
+                        vErrors = [err50];
                       } else {
-                        vErrors.push(err48);
+                        vErrors.push(err50);
                       }
                       errors++;
                     }
@@ -1232,7 +1285,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid7 = valid7 || _valid0;
                   }
                   if (!valid7) {
-                    const err49 = {
+                    const err51 = {
                       instancePath: instancePath + '/data/relationships/callDisposition/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf',
@@ -1241,9 +1294,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err49];
+                      vErrors = [err51];
                     } else {
-                      vErrors.push(err49);
+                      vErrors.push(err51);
                     }
                     errors++;
                   } else {
@@ -1260,7 +1313,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data21.meta !== undefined) {
                   let data26 = data21.meta;
                   if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
-                    const err50 = {
+                    const err52 = {
                       instancePath: instancePath + '/data/relationships/callDisposition/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callDisposition/properties/meta/type',
@@ -1269,15 +1322,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err50];
+                      vErrors = [err52];
                     } else {
-                      vErrors.push(err50);
+                      vErrors.push(err52);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err51 = {
+                const err53 = {
                   instancePath: instancePath + '/data/relationships/callDisposition',
                   schemaPath: '#/properties/data/properties/relationships/properties/callDisposition/type',
                   keyword: 'type',
@@ -1285,9 +1338,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err51];
+                  vErrors = [err53];
                 } else {
-                  vErrors.push(err51);
+                  vErrors.push(err53);
                 }
                 errors++;
               }
@@ -1296,7 +1349,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data27 = data20.callPurpose;
               if (data27 && typeof data27 == 'object' && !Array.isArray(data27)) {
                 if (data27.data === undefined) {
-                  const err52 = {
+                  const err54 = {
                     instancePath: instancePath + '/data/relationships/callPurpose',
                     schemaPath: '#/properties/data/properties/relationships/properties/callPurpose/required',
                     keyword: 'required',
@@ -1304,15 +1357,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err52];
+                    vErrors = [err54];
                   } else {
-                    vErrors.push(err52);
+                    vErrors.push(err54);
                   }
                   errors++;
                 }
                 for (const key5 in data27) {
                   if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err53 = {
+                    const err55 = {
                       instancePath: instancePath + '/data/relationships/callPurpose',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callPurpose/additionalProperties',
@@ -1321,9 +1374,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err53];
+                      vErrors = [err55];
                     } else {
-                      vErrors.push(err53);
+                      vErrors.push(err55);
                     }
                     errors++;
                   }
@@ -1334,7 +1387,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid11 = false;
                   const _errs72 = errors;
                   if (data28 !== null) {
-                    const err54 = {
+                    const err56 = {
                       instancePath: instancePath + '/data/relationships/callPurpose/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/0/type',
@@ -1343,9 +1396,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err54];
+                      vErrors = [err56];
                     } else {
-                      vErrors.push(err54);
+                      vErrors.push(err56);
                     }
                     errors++;
                   }
@@ -1355,7 +1408,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs74 = errors;
                     if (data28 && typeof data28 == 'object' && !Array.isArray(data28)) {
                       if (data28.type === undefined) {
-                        const err55 = {
+                        const err57 = {
                           instancePath: instancePath + '/data/relationships/callPurpose/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/required',
@@ -1364,14 +1417,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err55];
+                          vErrors = [err57];
                         } else {
-                          vErrors.push(err55);
+                          vErrors.push(err57);
                         }
                         errors++;
                       }
                       if (data28.id === undefined) {
-                        const err56 = {
+                        const err58 = {
                           instancePath: instancePath + '/data/relationships/callPurpose/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/required',
@@ -1380,15 +1433,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err56];
+                          vErrors = [err58];
                         } else {
-                          vErrors.push(err56);
+                          vErrors.push(err58);
                         }
                         errors++;
                       }
                       for (const key6 in data28) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err57 = {
+                          const err59 = {
                             instancePath: instancePath + '/data/relationships/callPurpose/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/additionalProperties',
@@ -1397,16 +1450,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err57];
+                            vErrors = [err59];
                           } else {
-                            vErrors.push(err57);
+                            vErrors.push(err59);
                           }
                           errors++;
                         }
                       }
                       if (data28.type !== undefined) {
                         if ('callPurpose' !== data28.type) {
-                          const err58 = {
+                          const err60 = {
                             instancePath: instancePath + '/data/relationships/callPurpose/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/type/const',
@@ -1415,9 +1468,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err58];
+                            vErrors = [err60];
                           } else {
-                            vErrors.push(err58);
+                            vErrors.push(err60);
                           }
                           errors++;
                         }
@@ -1428,7 +1481,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid13 = false;
                         const _errs80 = errors;
                         if (!(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30))) {
-                          const err59 = {
+                          const err61 = {
                             instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -1437,15 +1490,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err59];
+                            vErrors = [err61];
                           } else {
-                            vErrors.push(err59);
+                            vErrors.push(err61);
                           }
                           errors++;
                         }
                         if (typeof data30 == 'number' && isFinite(data30)) {
                           if (data30 > 9007199254740991 || isNaN(data30)) {
-                            const err60 = {
+                            const err62 = {
                               instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -1454,14 +1507,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err60];
+                              vErrors = [err62];
                             } else {
-                              vErrors.push(err60);
+                              vErrors.push(err62);
                             }
                             errors++;
                           }
                           if (data30 < 1 || isNaN(data30)) {
-                            const err61 = {
+                            const err63 = {
                               instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -1470,9 +1523,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err61];
+                              vErrors = [err63];
                             } else {
-                              vErrors.push(err61);
+                              vErrors.push(err63);
                             }
                             errors++;
                           }
@@ -1483,7 +1536,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs82 = errors;
                           if (typeof data30 === 'string') {
                             if (!pattern0.test(data30)) {
-                              const err62 = {
+                              const err64 = {
                                 instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -1492,14 +1545,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err62];
+                                vErrors = [err64];
                               } else {
-                                vErrors.push(err62);
+                                vErrors.push(err64);
                               }
                               errors++;
                             }
                           } else {
-                            const err63 = {
+                            const err65 = {
                               instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -1508,9 +1561,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err63];
+                              vErrors = [err65];
                             } else {
-                              vErrors.push(err63);
+                              vErrors.push(err65);
                             }
                             errors++;
                           }
@@ -1518,7 +1571,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid13 = valid13 || _valid3;
                         }
                         if (!valid13) {
-                          const err64 = {
+                          const err66 = {
                             instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf',
@@ -1527,9 +1580,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err64];
+                            vErrors = [err66];
                           } else {
-                            vErrors.push(err64);
+                            vErrors.push(err66);
                           }
                           errors++;
                         } else {
@@ -1546,7 +1599,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data28.meta !== undefined) {
                         let data31 = data28.meta;
                         if (!(data31 && typeof data31 == 'object' && !Array.isArray(data31))) {
-                          const err65 = {
+                          const err67 = {
                             instancePath: instancePath + '/data/relationships/callPurpose/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/meta/type',
@@ -1555,15 +1608,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err65];
+                            vErrors = [err67];
                           } else {
-                            vErrors.push(err65);
+                            vErrors.push(err67);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err66 = {
+                      const err68 = {
                         instancePath: instancePath + '/data/relationships/callPurpose/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/type',
@@ -1572,9 +1625,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err66];
+                        vErrors = [err68];
                       } else {
-                        vErrors.push(err66);
+                        vErrors.push(err68);
                       }
                       errors++;
                     }
@@ -1582,7 +1635,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid11 = valid11 || _valid2;
                   }
                   if (!valid11) {
-                    const err67 = {
+                    const err69 = {
                       instancePath: instancePath + '/data/relationships/callPurpose/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf',
@@ -1591,9 +1644,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err67];
+                      vErrors = [err69];
                     } else {
-                      vErrors.push(err67);
+                      vErrors.push(err69);
                     }
                     errors++;
                   } else {
@@ -1610,7 +1663,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data27.meta !== undefined) {
                   let data32 = data27.meta;
                   if (!(data32 && typeof data32 == 'object' && !Array.isArray(data32))) {
-                    const err68 = {
+                    const err70 = {
                       instancePath: instancePath + '/data/relationships/callPurpose/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callPurpose/properties/meta/type',
@@ -1619,15 +1672,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err68];
+                      vErrors = [err70];
                     } else {
-                      vErrors.push(err68);
+                      vErrors.push(err70);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err69 = {
+                const err71 = {
                   instancePath: instancePath + '/data/relationships/callPurpose',
                   schemaPath: '#/properties/data/properties/relationships/properties/callPurpose/type',
                   keyword: 'type',
@@ -1635,9 +1688,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err69];
+                  vErrors = [err71];
                 } else {
-                  vErrors.push(err69);
+                  vErrors.push(err71);
                 }
                 errors++;
               }
@@ -1646,7 +1699,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data33 = data20.opportunity;
               if (data33 && typeof data33 == 'object' && !Array.isArray(data33)) {
                 if (data33.data === undefined) {
-                  const err70 = {
+                  const err72 = {
                     instancePath: instancePath + '/data/relationships/opportunity',
                     schemaPath: '#/properties/data/properties/relationships/properties/opportunity/required',
                     keyword: 'required',
@@ -1654,15 +1707,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err70];
+                    vErrors = [err72];
                   } else {
-                    vErrors.push(err70);
+                    vErrors.push(err72);
                   }
                   errors++;
                 }
                 for (const key7 in data33) {
                   if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err71 = {
+                    const err73 = {
                       instancePath: instancePath + '/data/relationships/opportunity',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/opportunity/additionalProperties',
@@ -1671,9 +1724,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err71];
+                      vErrors = [err73];
                     } else {
-                      vErrors.push(err71);
+                      vErrors.push(err73);
                     }
                     errors++;
                   }
@@ -1684,7 +1737,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid15 = false;
                   const _errs93 = errors;
                   if (data34 !== null) {
-                    const err72 = {
+                    const err74 = {
                       instancePath: instancePath + '/data/relationships/opportunity/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/0/type',
@@ -1693,9 +1746,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err72];
+                      vErrors = [err74];
                     } else {
-                      vErrors.push(err72);
+                      vErrors.push(err74);
                     }
                     errors++;
                   }
@@ -1705,7 +1758,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs95 = errors;
                     if (data34 && typeof data34 == 'object' && !Array.isArray(data34)) {
                       if (data34.type === undefined) {
-                        const err73 = {
+                        const err75 = {
                           instancePath: instancePath + '/data/relationships/opportunity/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/required',
@@ -1714,14 +1767,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err73];
+                          vErrors = [err75];
                         } else {
-                          vErrors.push(err73);
+                          vErrors.push(err75);
                         }
                         errors++;
                       }
                       if (data34.id === undefined) {
-                        const err74 = {
+                        const err76 = {
                           instancePath: instancePath + '/data/relationships/opportunity/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/required',
@@ -1730,15 +1783,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err74];
+                          vErrors = [err76];
                         } else {
-                          vErrors.push(err74);
+                          vErrors.push(err76);
                         }
                         errors++;
                       }
                       for (const key8 in data34) {
                         if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err75 = {
+                          const err77 = {
                             instancePath: instancePath + '/data/relationships/opportunity/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/additionalProperties',
@@ -1747,16 +1800,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err75];
+                            vErrors = [err77];
                           } else {
-                            vErrors.push(err75);
+                            vErrors.push(err77);
                           }
                           errors++;
                         }
                       }
                       if (data34.type !== undefined) {
                         if ('opportunity' !== data34.type) {
-                          const err76 = {
+                          const err78 = {
                             instancePath: instancePath + '/data/relationships/opportunity/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/type/const',
@@ -1765,9 +1818,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err76];
+                            vErrors = [err78];
                           } else {
-                            vErrors.push(err76);
+                            vErrors.push(err78);
                           }
                           errors++;
                         }
@@ -1778,7 +1831,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid17 = false;
                         const _errs101 = errors;
                         if (!(typeof data36 == 'number' && !(data36 % 1) && !isNaN(data36) && isFinite(data36))) {
-                          const err77 = {
+                          const err79 = {
                             instancePath: instancePath + '/data/relationships/opportunity/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -1787,15 +1840,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err77];
+                            vErrors = [err79];
                           } else {
-                            vErrors.push(err77);
+                            vErrors.push(err79);
                           }
                           errors++;
                         }
                         if (typeof data36 == 'number' && isFinite(data36)) {
                           if (data36 > 9007199254740991 || isNaN(data36)) {
-                            const err78 = {
+                            const err80 = {
                               instancePath: instancePath + '/data/relationships/opportunity/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -1804,14 +1857,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err78];
+                              vErrors = [err80];
                             } else {
-                              vErrors.push(err78);
+                              vErrors.push(err80);
                             }
                             errors++;
                           }
                           if (data36 < 1 || isNaN(data36)) {
-                            const err79 = {
+                            const err81 = {
                               instancePath: instancePath + '/data/relationships/opportunity/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -1820,9 +1873,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err79];
+                              vErrors = [err81];
                             } else {
-                              vErrors.push(err79);
+                              vErrors.push(err81);
                             }
                             errors++;
                           }
@@ -1833,7 +1886,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs103 = errors;
                           if (typeof data36 === 'string') {
                             if (!pattern0.test(data36)) {
-                              const err80 = {
+                              const err82 = {
                                 instancePath: instancePath + '/data/relationships/opportunity/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -1842,14 +1895,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err80];
+                                vErrors = [err82];
                               } else {
-                                vErrors.push(err80);
+                                vErrors.push(err82);
                               }
                               errors++;
                             }
                           } else {
-                            const err81 = {
+                            const err83 = {
                               instancePath: instancePath + '/data/relationships/opportunity/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -1858,9 +1911,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err81];
+                              vErrors = [err83];
                             } else {
-                              vErrors.push(err81);
+                              vErrors.push(err83);
                             }
                             errors++;
                           }
@@ -1868,7 +1921,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid17 = valid17 || _valid5;
                         }
                         if (!valid17) {
-                          const err82 = {
+                          const err84 = {
                             instancePath: instancePath + '/data/relationships/opportunity/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf',
@@ -1877,9 +1930,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err82];
+                            vErrors = [err84];
                           } else {
-                            vErrors.push(err82);
+                            vErrors.push(err84);
                           }
                           errors++;
                         } else {
@@ -1896,7 +1949,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data34.meta !== undefined) {
                         let data37 = data34.meta;
                         if (!(data37 && typeof data37 == 'object' && !Array.isArray(data37))) {
-                          const err83 = {
+                          const err85 = {
                             instancePath: instancePath + '/data/relationships/opportunity/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/meta/type',
@@ -1905,15 +1958,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err83];
+                            vErrors = [err85];
                           } else {
-                            vErrors.push(err83);
+                            vErrors.push(err85);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err84 = {
+                      const err86 = {
                         instancePath: instancePath + '/data/relationships/opportunity/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/type',
@@ -1922,9 +1975,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err84];
+                        vErrors = [err86];
                       } else {
-                        vErrors.push(err84);
+                        vErrors.push(err86);
                       }
                       errors++;
                     }
@@ -1932,7 +1985,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid15 = valid15 || _valid4;
                   }
                   if (!valid15) {
-                    const err85 = {
+                    const err87 = {
                       instancePath: instancePath + '/data/relationships/opportunity/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf',
@@ -1941,9 +1994,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err85];
+                      vErrors = [err87];
                     } else {
-                      vErrors.push(err85);
+                      vErrors.push(err87);
                     }
                     errors++;
                   } else {
@@ -1960,7 +2013,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data33.meta !== undefined) {
                   let data38 = data33.meta;
                   if (!(data38 && typeof data38 == 'object' && !Array.isArray(data38))) {
-                    const err86 = {
+                    const err88 = {
                       instancePath: instancePath + '/data/relationships/opportunity/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/opportunity/properties/meta/type',
@@ -1969,15 +2022,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err86];
+                      vErrors = [err88];
                     } else {
-                      vErrors.push(err86);
+                      vErrors.push(err88);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err87 = {
+                const err89 = {
                   instancePath: instancePath + '/data/relationships/opportunity',
                   schemaPath: '#/properties/data/properties/relationships/properties/opportunity/type',
                   keyword: 'type',
@@ -1985,9 +2038,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err87];
+                  vErrors = [err89];
                 } else {
-                  vErrors.push(err87);
+                  vErrors.push(err89);
                 }
                 errors++;
               }
@@ -1996,7 +2049,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data39 = data20.phoneNumber;
               if (data39 && typeof data39 == 'object' && !Array.isArray(data39)) {
                 if (data39.data === undefined) {
-                  const err88 = {
+                  const err90 = {
                     instancePath: instancePath + '/data/relationships/phoneNumber',
                     schemaPath: '#/properties/data/properties/relationships/properties/phoneNumber/required',
                     keyword: 'required',
@@ -2004,15 +2057,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err88];
+                    vErrors = [err90];
                   } else {
-                    vErrors.push(err88);
+                    vErrors.push(err90);
                   }
                   errors++;
                 }
                 for (const key9 in data39) {
                   if (!(key9 === 'data' || key9 === 'meta')) {
-                    const err89 = {
+                    const err91 = {
                       instancePath: instancePath + '/data/relationships/phoneNumber',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/phoneNumber/additionalProperties',
@@ -2021,9 +2074,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err89];
+                      vErrors = [err91];
                     } else {
-                      vErrors.push(err89);
+                      vErrors.push(err91);
                     }
                     errors++;
                   }
@@ -2034,7 +2087,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid19 = false;
                   const _errs114 = errors;
                   if (data40 !== null) {
-                    const err90 = {
+                    const err92 = {
                       instancePath: instancePath + '/data/relationships/phoneNumber/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/0/type',
@@ -2043,9 +2096,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err90];
+                      vErrors = [err92];
                     } else {
-                      vErrors.push(err90);
+                      vErrors.push(err92);
                     }
                     errors++;
                   }
@@ -2055,7 +2108,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs116 = errors;
                     if (data40 && typeof data40 == 'object' && !Array.isArray(data40)) {
                       if (data40.type === undefined) {
-                        const err91 = {
+                        const err93 = {
                           instancePath: instancePath + '/data/relationships/phoneNumber/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/required',
@@ -2064,14 +2117,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err91];
+                          vErrors = [err93];
                         } else {
-                          vErrors.push(err91);
+                          vErrors.push(err93);
                         }
                         errors++;
                       }
                       if (data40.id === undefined) {
-                        const err92 = {
+                        const err94 = {
                           instancePath: instancePath + '/data/relationships/phoneNumber/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/required',
@@ -2080,15 +2133,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err92];
+                          vErrors = [err94];
                         } else {
-                          vErrors.push(err92);
+                          vErrors.push(err94);
                         }
                         errors++;
                       }
                       for (const key10 in data40) {
                         if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
-                          const err93 = {
+                          const err95 = {
                             instancePath: instancePath + '/data/relationships/phoneNumber/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/additionalProperties',
@@ -2097,16 +2150,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err93];
+                            vErrors = [err95];
                           } else {
-                            vErrors.push(err93);
+                            vErrors.push(err95);
                           }
                           errors++;
                         }
                       }
                       if (data40.type !== undefined) {
                         if ('phoneNumber' !== data40.type) {
-                          const err94 = {
+                          const err96 = {
                             instancePath: instancePath + '/data/relationships/phoneNumber/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/type/const',
@@ -2115,9 +2168,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err94];
+                            vErrors = [err96];
                           } else {
-                            vErrors.push(err94);
+                            vErrors.push(err96);
                           }
                           errors++;
                         }
@@ -2128,7 +2181,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid21 = false;
                         const _errs122 = errors;
                         if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42) && isFinite(data42))) {
-                          const err95 = {
+                          const err97 = {
                             instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -2137,15 +2190,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err95];
+                            vErrors = [err97];
                           } else {
-                            vErrors.push(err95);
+                            vErrors.push(err97);
                           }
                           errors++;
                         }
                         if (typeof data42 == 'number' && isFinite(data42)) {
                           if (data42 > 9007199254740991 || isNaN(data42)) {
-                            const err96 = {
+                            const err98 = {
                               instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -2154,14 +2207,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err96];
+                              vErrors = [err98];
                             } else {
-                              vErrors.push(err96);
+                              vErrors.push(err98);
                             }
                             errors++;
                           }
                           if (data42 < 1 || isNaN(data42)) {
-                            const err97 = {
+                            const err99 = {
                               instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -2170,9 +2223,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err97];
+                              vErrors = [err99];
                             } else {
-                              vErrors.push(err97);
+                              vErrors.push(err99);
                             }
                             errors++;
                           }
@@ -2183,7 +2236,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs124 = errors;
                           if (typeof data42 === 'string') {
                             if (!pattern0.test(data42)) {
-                              const err98 = {
+                              const err100 = {
                                 instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -2192,14 +2245,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err98];
+                                vErrors = [err100];
                               } else {
-                                vErrors.push(err98);
+                                vErrors.push(err100);
                               }
                               errors++;
                             }
                           } else {
-                            const err99 = {
+                            const err101 = {
                               instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -2208,9 +2261,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err99];
+                              vErrors = [err101];
                             } else {
-                              vErrors.push(err99);
+                              vErrors.push(err101);
                             }
                             errors++;
                           }
@@ -2218,7 +2271,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid21 = valid21 || _valid7;
                         }
                         if (!valid21) {
-                          const err100 = {
+                          const err102 = {
                             instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf',
@@ -2227,9 +2280,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err100];
+                            vErrors = [err102];
                           } else {
-                            vErrors.push(err100);
+                            vErrors.push(err102);
                           }
                           errors++;
                         } else {
@@ -2246,7 +2299,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data40.meta !== undefined) {
                         let data43 = data40.meta;
                         if (!(data43 && typeof data43 == 'object' && !Array.isArray(data43))) {
-                          const err101 = {
+                          const err103 = {
                             instancePath: instancePath + '/data/relationships/phoneNumber/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/meta/type',
@@ -2255,15 +2308,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err101];
+                            vErrors = [err103];
                           } else {
-                            vErrors.push(err101);
+                            vErrors.push(err103);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err102 = {
+                      const err104 = {
                         instancePath: instancePath + '/data/relationships/phoneNumber/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/type',
@@ -2272,9 +2325,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err102];
+                        vErrors = [err104];
                       } else {
-                        vErrors.push(err102);
+                        vErrors.push(err104);
                       }
                       errors++;
                     }
@@ -2282,7 +2335,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid19 = valid19 || _valid6;
                   }
                   if (!valid19) {
-                    const err103 = {
+                    const err105 = {
                       instancePath: instancePath + '/data/relationships/phoneNumber/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf',
@@ -2291,9 +2344,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err103];
+                      vErrors = [err105];
                     } else {
-                      vErrors.push(err103);
+                      vErrors.push(err105);
                     }
                     errors++;
                   } else {
@@ -2310,7 +2363,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data39.meta !== undefined) {
                   let data44 = data39.meta;
                   if (!(data44 && typeof data44 == 'object' && !Array.isArray(data44))) {
-                    const err104 = {
+                    const err106 = {
                       instancePath: instancePath + '/data/relationships/phoneNumber/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/phoneNumber/properties/meta/type',
@@ -2319,15 +2372,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err104];
+                      vErrors = [err106];
                     } else {
-                      vErrors.push(err104);
+                      vErrors.push(err106);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err105 = {
+                const err107 = {
                   instancePath: instancePath + '/data/relationships/phoneNumber',
                   schemaPath: '#/properties/data/properties/relationships/properties/phoneNumber/type',
                   keyword: 'type',
@@ -2335,9 +2388,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err105];
+                  vErrors = [err107];
                 } else {
-                  vErrors.push(err105);
+                  vErrors.push(err107);
                 }
                 errors++;
               }
@@ -2346,7 +2399,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data45 = data20.prospect;
               if (data45 && typeof data45 == 'object' && !Array.isArray(data45)) {
                 if (data45.data === undefined) {
-                  const err106 = {
+                  const err108 = {
                     instancePath: instancePath + '/data/relationships/prospect',
                     schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
                     keyword: 'required',
@@ -2354,15 +2407,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err106];
+                    vErrors = [err108];
                   } else {
-                    vErrors.push(err106);
+                    vErrors.push(err108);
                   }
                   errors++;
                 }
                 for (const key11 in data45) {
                   if (!(key11 === 'data' || key11 === 'meta')) {
-                    const err107 = {
+                    const err109 = {
                       instancePath: instancePath + '/data/relationships/prospect',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
                       keyword: 'additionalProperties',
@@ -2370,9 +2423,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err107];
+                      vErrors = [err109];
                     } else {
-                      vErrors.push(err107);
+                      vErrors.push(err109);
                     }
                     errors++;
                   }
@@ -2383,7 +2436,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid23 = false;
                   const _errs135 = errors;
                   if (data46 !== null) {
-                    const err108 = {
+                    const err110 = {
                       instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/0/type',
@@ -2392,9 +2445,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err108];
+                      vErrors = [err110];
                     } else {
-                      vErrors.push(err108);
+                      vErrors.push(err110);
                     }
                     errors++;
                   }
@@ -2404,7 +2457,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs137 = errors;
                     if (data46 && typeof data46 == 'object' && !Array.isArray(data46)) {
                       if (data46.type === undefined) {
-                        const err109 = {
+                        const err111 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
@@ -2413,14 +2466,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err109];
+                          vErrors = [err111];
                         } else {
-                          vErrors.push(err109);
+                          vErrors.push(err111);
                         }
                         errors++;
                       }
                       if (data46.id === undefined) {
-                        const err110 = {
+                        const err112 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
@@ -2429,15 +2482,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err110];
+                          vErrors = [err112];
                         } else {
-                          vErrors.push(err110);
+                          vErrors.push(err112);
                         }
                         errors++;
                       }
                       for (const key12 in data46) {
                         if (!(key12 === 'type' || key12 === 'id' || key12 === 'meta')) {
-                          const err111 = {
+                          const err113 = {
                             instancePath: instancePath + '/data/relationships/prospect/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/additionalProperties',
@@ -2446,16 +2499,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err111];
+                            vErrors = [err113];
                           } else {
-                            vErrors.push(err111);
+                            vErrors.push(err113);
                           }
                           errors++;
                         }
                       }
                       if (data46.type !== undefined) {
                         if ('prospect' !== data46.type) {
-                          const err112 = {
+                          const err114 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/type/const',
@@ -2464,9 +2517,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err112];
+                            vErrors = [err114];
                           } else {
-                            vErrors.push(err112);
+                            vErrors.push(err114);
                           }
                           errors++;
                         }
@@ -2477,7 +2530,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid25 = false;
                         const _errs143 = errors;
                         if (!(typeof data48 == 'number' && !(data48 % 1) && !isNaN(data48) && isFinite(data48))) {
-                          const err113 = {
+                          const err115 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -2486,15 +2539,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err113];
+                            vErrors = [err115];
                           } else {
-                            vErrors.push(err113);
+                            vErrors.push(err115);
                           }
                           errors++;
                         }
                         if (typeof data48 == 'number' && isFinite(data48)) {
                           if (data48 > 9007199254740991 || isNaN(data48)) {
-                            const err114 = {
+                            const err116 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -2503,14 +2556,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err114];
+                              vErrors = [err116];
                             } else {
-                              vErrors.push(err114);
+                              vErrors.push(err116);
                             }
                             errors++;
                           }
                           if (data48 < 1 || isNaN(data48)) {
-                            const err115 = {
+                            const err117 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -2519,9 +2572,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err115];
+                              vErrors = [err117];
                             } else {
-                              vErrors.push(err115);
+                              vErrors.push(err117);
                             }
                             errors++;
                           }
@@ -2532,7 +2585,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs145 = errors;
                           if (typeof data48 === 'string') {
                             if (!pattern0.test(data48)) {
-                              const err116 = {
+                              const err118 = {
                                 instancePath: instancePath + '/data/relationships/prospect/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -2541,14 +2594,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err116];
+                                vErrors = [err118];
                               } else {
-                                vErrors.push(err116);
+                                vErrors.push(err118);
                               }
                               errors++;
                             }
                           } else {
-                            const err117 = {
+                            const err119 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -2557,9 +2610,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err117];
+                              vErrors = [err119];
                             } else {
-                              vErrors.push(err117);
+                              vErrors.push(err119);
                             }
                             errors++;
                           }
@@ -2567,7 +2620,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid25 = valid25 || _valid9;
                         }
                         if (!valid25) {
-                          const err118 = {
+                          const err120 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf',
@@ -2576,9 +2629,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err118];
+                            vErrors = [err120];
                           } else {
-                            vErrors.push(err118);
+                            vErrors.push(err120);
                           }
                           errors++;
                         } else {
@@ -2595,7 +2648,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data46.meta !== undefined) {
                         let data49 = data46.meta;
                         if (!(data49 && typeof data49 == 'object' && !Array.isArray(data49))) {
-                          const err119 = {
+                          const err121 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/meta/type',
@@ -2604,15 +2657,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err119];
+                            vErrors = [err121];
                           } else {
-                            vErrors.push(err119);
+                            vErrors.push(err121);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err120 = {
+                      const err122 = {
                         instancePath: instancePath + '/data/relationships/prospect/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/type',
@@ -2621,9 +2674,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err120];
+                        vErrors = [err122];
                       } else {
-                        vErrors.push(err120);
+                        vErrors.push(err122);
                       }
                       errors++;
                     }
@@ -2631,7 +2684,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid23 = valid23 || _valid8;
                   }
                   if (!valid23) {
-                    const err121 = {
+                    const err123 = {
                       instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf',
@@ -2640,9 +2693,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err121];
+                      vErrors = [err123];
                     } else {
-                      vErrors.push(err121);
+                      vErrors.push(err123);
                     }
                     errors++;
                   } else {
@@ -2659,7 +2712,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data45.meta !== undefined) {
                   let data50 = data45.meta;
                   if (!(data50 && typeof data50 == 'object' && !Array.isArray(data50))) {
-                    const err122 = {
+                    const err124 = {
                       instancePath: instancePath + '/data/relationships/prospect/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
                       keyword: 'type',
@@ -2667,15 +2720,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err122];
+                      vErrors = [err124];
                     } else {
-                      vErrors.push(err122);
+                      vErrors.push(err124);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err123 = {
+                const err125 = {
                   instancePath: instancePath + '/data/relationships/prospect',
                   schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
                   keyword: 'type',
@@ -2683,9 +2736,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err123];
+                  vErrors = [err125];
                 } else {
-                  vErrors.push(err123);
+                  vErrors.push(err125);
                 }
                 errors++;
               }
@@ -2694,7 +2747,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data51 = data20.sequence;
               if (data51 && typeof data51 == 'object' && !Array.isArray(data51)) {
                 if (data51.data === undefined) {
-                  const err124 = {
+                  const err126 = {
                     instancePath: instancePath + '/data/relationships/sequence',
                     schemaPath: '#/properties/data/properties/relationships/properties/sequence/required',
                     keyword: 'required',
@@ -2702,15 +2755,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err124];
+                    vErrors = [err126];
                   } else {
-                    vErrors.push(err124);
+                    vErrors.push(err126);
                   }
                   errors++;
                 }
                 for (const key13 in data51) {
                   if (!(key13 === 'data' || key13 === 'meta')) {
-                    const err125 = {
+                    const err127 = {
                       instancePath: instancePath + '/data/relationships/sequence',
                       schemaPath: '#/properties/data/properties/relationships/properties/sequence/additionalProperties',
                       keyword: 'additionalProperties',
@@ -2718,9 +2771,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err125];
+                      vErrors = [err127];
                     } else {
-                      vErrors.push(err125);
+                      vErrors.push(err127);
                     }
                     errors++;
                   }
@@ -2731,7 +2784,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid27 = false;
                   const _errs156 = errors;
                   if (data52 !== null) {
-                    const err126 = {
+                    const err128 = {
                       instancePath: instancePath + '/data/relationships/sequence/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/0/type',
@@ -2740,9 +2793,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err126];
+                      vErrors = [err128];
                     } else {
-                      vErrors.push(err126);
+                      vErrors.push(err128);
                     }
                     errors++;
                   }
@@ -2752,7 +2805,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs158 = errors;
                     if (data52 && typeof data52 == 'object' && !Array.isArray(data52)) {
                       if (data52.type === undefined) {
-                        const err127 = {
+                        const err129 = {
                           instancePath: instancePath + '/data/relationships/sequence/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/required',
@@ -2761,14 +2814,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err127];
+                          vErrors = [err129];
                         } else {
-                          vErrors.push(err127);
+                          vErrors.push(err129);
                         }
                         errors++;
                       }
                       if (data52.id === undefined) {
-                        const err128 = {
+                        const err130 = {
                           instancePath: instancePath + '/data/relationships/sequence/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/required',
@@ -2777,15 +2830,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err128];
+                          vErrors = [err130];
                         } else {
-                          vErrors.push(err128);
+                          vErrors.push(err130);
                         }
                         errors++;
                       }
                       for (const key14 in data52) {
                         if (!(key14 === 'type' || key14 === 'id' || key14 === 'meta')) {
-                          const err129 = {
+                          const err131 = {
                             instancePath: instancePath + '/data/relationships/sequence/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/additionalProperties',
@@ -2794,16 +2847,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err129];
+                            vErrors = [err131];
                           } else {
-                            vErrors.push(err129);
+                            vErrors.push(err131);
                           }
                           errors++;
                         }
                       }
                       if (data52.type !== undefined) {
                         if ('sequence' !== data52.type) {
-                          const err130 = {
+                          const err132 = {
                             instancePath: instancePath + '/data/relationships/sequence/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/type/const',
@@ -2812,9 +2865,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err130];
+                            vErrors = [err132];
                           } else {
-                            vErrors.push(err130);
+                            vErrors.push(err132);
                           }
                           errors++;
                         }
@@ -2825,7 +2878,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid29 = false;
                         const _errs164 = errors;
                         if (!(typeof data54 == 'number' && !(data54 % 1) && !isNaN(data54) && isFinite(data54))) {
-                          const err131 = {
+                          const err133 = {
                             instancePath: instancePath + '/data/relationships/sequence/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -2834,15 +2887,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err131];
+                            vErrors = [err133];
                           } else {
-                            vErrors.push(err131);
+                            vErrors.push(err133);
                           }
                           errors++;
                         }
                         if (typeof data54 == 'number' && isFinite(data54)) {
                           if (data54 > 9007199254740991 || isNaN(data54)) {
-                            const err132 = {
+                            const err134 = {
                               instancePath: instancePath + '/data/relationships/sequence/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -2851,14 +2904,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err132];
+                              vErrors = [err134];
                             } else {
-                              vErrors.push(err132);
+                              vErrors.push(err134);
                             }
                             errors++;
                           }
                           if (data54 < 1 || isNaN(data54)) {
-                            const err133 = {
+                            const err135 = {
                               instancePath: instancePath + '/data/relationships/sequence/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -2867,9 +2920,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err133];
+                              vErrors = [err135];
                             } else {
-                              vErrors.push(err133);
+                              vErrors.push(err135);
                             }
                             errors++;
                           }
@@ -2880,7 +2933,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs166 = errors;
                           if (typeof data54 === 'string') {
                             if (!pattern0.test(data54)) {
-                              const err134 = {
+                              const err136 = {
                                 instancePath: instancePath + '/data/relationships/sequence/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -2889,14 +2942,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err134];
+                                vErrors = [err136];
                               } else {
-                                vErrors.push(err134);
+                                vErrors.push(err136);
                               }
                               errors++;
                             }
                           } else {
-                            const err135 = {
+                            const err137 = {
                               instancePath: instancePath + '/data/relationships/sequence/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -2905,9 +2958,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err135];
+                              vErrors = [err137];
                             } else {
-                              vErrors.push(err135);
+                              vErrors.push(err137);
                             }
                             errors++;
                           }
@@ -2915,7 +2968,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid29 = valid29 || _valid11;
                         }
                         if (!valid29) {
-                          const err136 = {
+                          const err138 = {
                             instancePath: instancePath + '/data/relationships/sequence/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf',
@@ -2924,9 +2977,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err136];
+                            vErrors = [err138];
                           } else {
-                            vErrors.push(err136);
+                            vErrors.push(err138);
                           }
                           errors++;
                         } else {
@@ -2943,7 +2996,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data52.meta !== undefined) {
                         let data55 = data52.meta;
                         if (!(data55 && typeof data55 == 'object' && !Array.isArray(data55))) {
-                          const err137 = {
+                          const err139 = {
                             instancePath: instancePath + '/data/relationships/sequence/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/meta/type',
@@ -2952,15 +3005,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err137];
+                            vErrors = [err139];
                           } else {
-                            vErrors.push(err137);
+                            vErrors.push(err139);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err138 = {
+                      const err140 = {
                         instancePath: instancePath + '/data/relationships/sequence/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/type',
@@ -2969,9 +3022,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err138];
+                        vErrors = [err140];
                       } else {
-                        vErrors.push(err138);
+                        vErrors.push(err140);
                       }
                       errors++;
                     }
@@ -2979,7 +3032,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid27 = valid27 || _valid10;
                   }
                   if (!valid27) {
-                    const err139 = {
+                    const err141 = {
                       instancePath: instancePath + '/data/relationships/sequence/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf',
@@ -2988,9 +3041,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err139];
+                      vErrors = [err141];
                     } else {
-                      vErrors.push(err139);
+                      vErrors.push(err141);
                     }
                     errors++;
                   } else {
@@ -3007,7 +3060,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data51.meta !== undefined) {
                   let data56 = data51.meta;
                   if (!(data56 && typeof data56 == 'object' && !Array.isArray(data56))) {
-                    const err140 = {
+                    const err142 = {
                       instancePath: instancePath + '/data/relationships/sequence/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/sequence/properties/meta/type',
                       keyword: 'type',
@@ -3015,15 +3068,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err140];
+                      vErrors = [err142];
                     } else {
-                      vErrors.push(err140);
+                      vErrors.push(err142);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err141 = {
+                const err143 = {
                   instancePath: instancePath + '/data/relationships/sequence',
                   schemaPath: '#/properties/data/properties/relationships/properties/sequence/type',
                   keyword: 'type',
@@ -3031,9 +3084,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err141];
+                  vErrors = [err143];
                 } else {
-                  vErrors.push(err141);
+                  vErrors.push(err143);
                 }
                 errors++;
               }
@@ -3042,7 +3095,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data57 = data20.sequenceState;
               if (data57 && typeof data57 == 'object' && !Array.isArray(data57)) {
                 if (data57.data === undefined) {
-                  const err142 = {
+                  const err144 = {
                     instancePath: instancePath + '/data/relationships/sequenceState',
                     schemaPath: '#/properties/data/properties/relationships/properties/sequenceState/required',
                     keyword: 'required',
@@ -3050,15 +3103,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err142];
+                    vErrors = [err144];
                   } else {
-                    vErrors.push(err142);
+                    vErrors.push(err144);
                   }
                   errors++;
                 }
                 for (const key15 in data57) {
                   if (!(key15 === 'data' || key15 === 'meta')) {
-                    const err143 = {
+                    const err145 = {
                       instancePath: instancePath + '/data/relationships/sequenceState',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/sequenceState/additionalProperties',
@@ -3067,9 +3120,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err143];
+                      vErrors = [err145];
                     } else {
-                      vErrors.push(err143);
+                      vErrors.push(err145);
                     }
                     errors++;
                   }
@@ -3080,7 +3133,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid31 = false;
                   const _errs177 = errors;
                   if (data58 !== null) {
-                    const err144 = {
+                    const err146 = {
                       instancePath: instancePath + '/data/relationships/sequenceState/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/0/type',
@@ -3089,9 +3142,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err144];
+                      vErrors = [err146];
                     } else {
-                      vErrors.push(err144);
+                      vErrors.push(err146);
                     }
                     errors++;
                   }
@@ -3101,7 +3154,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs179 = errors;
                     if (data58 && typeof data58 == 'object' && !Array.isArray(data58)) {
                       if (data58.type === undefined) {
-                        const err145 = {
+                        const err147 = {
                           instancePath: instancePath + '/data/relationships/sequenceState/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/required',
@@ -3110,14 +3163,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err145];
+                          vErrors = [err147];
                         } else {
-                          vErrors.push(err145);
+                          vErrors.push(err147);
                         }
                         errors++;
                       }
                       if (data58.id === undefined) {
-                        const err146 = {
+                        const err148 = {
                           instancePath: instancePath + '/data/relationships/sequenceState/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/required',
@@ -3126,15 +3179,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err146];
+                          vErrors = [err148];
                         } else {
-                          vErrors.push(err146);
+                          vErrors.push(err148);
                         }
                         errors++;
                       }
                       for (const key16 in data58) {
                         if (!(key16 === 'type' || key16 === 'id' || key16 === 'meta')) {
-                          const err147 = {
+                          const err149 = {
                             instancePath: instancePath + '/data/relationships/sequenceState/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/additionalProperties',
@@ -3143,16 +3196,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err147];
+                            vErrors = [err149];
                           } else {
-                            vErrors.push(err147);
+                            vErrors.push(err149);
                           }
                           errors++;
                         }
                       }
                       if (data58.type !== undefined) {
                         if ('sequenceState' !== data58.type) {
-                          const err148 = {
+                          const err150 = {
                             instancePath: instancePath + '/data/relationships/sequenceState/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/type/const',
@@ -3161,9 +3214,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err148];
+                            vErrors = [err150];
                           } else {
-                            vErrors.push(err148);
+                            vErrors.push(err150);
                           }
                           errors++;
                         }
@@ -3174,7 +3227,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid33 = false;
                         const _errs185 = errors;
                         if (!(typeof data60 == 'number' && !(data60 % 1) && !isNaN(data60) && isFinite(data60))) {
-                          const err149 = {
+                          const err151 = {
                             instancePath: instancePath + '/data/relationships/sequenceState/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -3183,15 +3236,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err149];
+                            vErrors = [err151];
                           } else {
-                            vErrors.push(err149);
+                            vErrors.push(err151);
                           }
                           errors++;
                         }
                         if (typeof data60 == 'number' && isFinite(data60)) {
                           if (data60 > 9007199254740991 || isNaN(data60)) {
-                            const err150 = {
+                            const err152 = {
                               instancePath: instancePath + '/data/relationships/sequenceState/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -3200,14 +3253,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err150];
+                              vErrors = [err152];
                             } else {
-                              vErrors.push(err150);
+                              vErrors.push(err152);
                             }
                             errors++;
                           }
                           if (data60 < 1 || isNaN(data60)) {
-                            const err151 = {
+                            const err153 = {
                               instancePath: instancePath + '/data/relationships/sequenceState/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -3216,9 +3269,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err151];
+                              vErrors = [err153];
                             } else {
-                              vErrors.push(err151);
+                              vErrors.push(err153);
                             }
                             errors++;
                           }
@@ -3229,7 +3282,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs187 = errors;
                           if (typeof data60 === 'string') {
                             if (!pattern0.test(data60)) {
-                              const err152 = {
+                              const err154 = {
                                 instancePath: instancePath + '/data/relationships/sequenceState/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -3238,14 +3291,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err152];
+                                vErrors = [err154];
                               } else {
-                                vErrors.push(err152);
+                                vErrors.push(err154);
                               }
                               errors++;
                             }
                           } else {
-                            const err153 = {
+                            const err155 = {
                               instancePath: instancePath + '/data/relationships/sequenceState/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -3254,9 +3307,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err153];
+                              vErrors = [err155];
                             } else {
-                              vErrors.push(err153);
+                              vErrors.push(err155);
                             }
                             errors++;
                           }
@@ -3264,7 +3317,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid33 = valid33 || _valid13;
                         }
                         if (!valid33) {
-                          const err154 = {
+                          const err156 = {
                             instancePath: instancePath + '/data/relationships/sequenceState/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf',
@@ -3273,9 +3326,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err154];
+                            vErrors = [err156];
                           } else {
-                            vErrors.push(err154);
+                            vErrors.push(err156);
                           }
                           errors++;
                         } else {
@@ -3292,7 +3345,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data58.meta !== undefined) {
                         let data61 = data58.meta;
                         if (!(data61 && typeof data61 == 'object' && !Array.isArray(data61))) {
-                          const err155 = {
+                          const err157 = {
                             instancePath: instancePath + '/data/relationships/sequenceState/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/meta/type',
@@ -3301,15 +3354,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err155];
+                            vErrors = [err157];
                           } else {
-                            vErrors.push(err155);
+                            vErrors.push(err157);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err156 = {
+                      const err158 = {
                         instancePath: instancePath + '/data/relationships/sequenceState/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/type',
@@ -3318,9 +3371,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err156];
+                        vErrors = [err158];
                       } else {
-                        vErrors.push(err156);
+                        vErrors.push(err158);
                       }
                       errors++;
                     }
@@ -3328,7 +3381,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid31 = valid31 || _valid12;
                   }
                   if (!valid31) {
-                    const err157 = {
+                    const err159 = {
                       instancePath: instancePath + '/data/relationships/sequenceState/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf',
@@ -3337,9 +3390,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err157];
+                      vErrors = [err159];
                     } else {
-                      vErrors.push(err157);
+                      vErrors.push(err159);
                     }
                     errors++;
                   } else {
@@ -3356,7 +3409,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data57.meta !== undefined) {
                   let data62 = data57.meta;
                   if (!(data62 && typeof data62 == 'object' && !Array.isArray(data62))) {
-                    const err158 = {
+                    const err160 = {
                       instancePath: instancePath + '/data/relationships/sequenceState/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/sequenceState/properties/meta/type',
@@ -3365,15 +3418,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err158];
+                      vErrors = [err160];
                     } else {
-                      vErrors.push(err158);
+                      vErrors.push(err160);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err159 = {
+                const err161 = {
                   instancePath: instancePath + '/data/relationships/sequenceState',
                   schemaPath: '#/properties/data/properties/relationships/properties/sequenceState/type',
                   keyword: 'type',
@@ -3381,9 +3434,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err159];
+                  vErrors = [err161];
                 } else {
-                  vErrors.push(err159);
+                  vErrors.push(err161);
                 }
                 errors++;
               }
@@ -3392,7 +3445,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data63 = data20.sequenceStep;
               if (data63 && typeof data63 == 'object' && !Array.isArray(data63)) {
                 if (data63.data === undefined) {
-                  const err160 = {
+                  const err162 = {
                     instancePath: instancePath + '/data/relationships/sequenceStep',
                     schemaPath: '#/properties/data/properties/relationships/properties/sequenceStep/required',
                     keyword: 'required',
@@ -3400,15 +3453,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err160];
+                    vErrors = [err162];
                   } else {
-                    vErrors.push(err160);
+                    vErrors.push(err162);
                   }
                   errors++;
                 }
                 for (const key17 in data63) {
                   if (!(key17 === 'data' || key17 === 'meta')) {
-                    const err161 = {
+                    const err163 = {
                       instancePath: instancePath + '/data/relationships/sequenceStep',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/sequenceStep/additionalProperties',
@@ -3417,9 +3470,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err161];
+                      vErrors = [err163];
                     } else {
-                      vErrors.push(err161);
+                      vErrors.push(err163);
                     }
                     errors++;
                   }
@@ -3430,7 +3483,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid35 = false;
                   const _errs198 = errors;
                   if (data64 !== null) {
-                    const err162 = {
+                    const err164 = {
                       instancePath: instancePath + '/data/relationships/sequenceStep/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/0/type',
@@ -3439,9 +3492,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err162];
+                      vErrors = [err164];
                     } else {
-                      vErrors.push(err162);
+                      vErrors.push(err164);
                     }
                     errors++;
                   }
@@ -3451,7 +3504,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs200 = errors;
                     if (data64 && typeof data64 == 'object' && !Array.isArray(data64)) {
                       if (data64.type === undefined) {
-                        const err163 = {
+                        const err165 = {
                           instancePath: instancePath + '/data/relationships/sequenceStep/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/required',
@@ -3460,14 +3513,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err163];
+                          vErrors = [err165];
                         } else {
-                          vErrors.push(err163);
+                          vErrors.push(err165);
                         }
                         errors++;
                       }
                       if (data64.id === undefined) {
-                        const err164 = {
+                        const err166 = {
                           instancePath: instancePath + '/data/relationships/sequenceStep/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/required',
@@ -3476,15 +3529,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err164];
+                          vErrors = [err166];
                         } else {
-                          vErrors.push(err164);
+                          vErrors.push(err166);
                         }
                         errors++;
                       }
                       for (const key18 in data64) {
                         if (!(key18 === 'type' || key18 === 'id' || key18 === 'meta')) {
-                          const err165 = {
+                          const err167 = {
                             instancePath: instancePath + '/data/relationships/sequenceStep/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/additionalProperties',
@@ -3493,16 +3546,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err165];
+                            vErrors = [err167];
                           } else {
-                            vErrors.push(err165);
+                            vErrors.push(err167);
                           }
                           errors++;
                         }
                       }
                       if (data64.type !== undefined) {
                         if ('sequenceStep' !== data64.type) {
-                          const err166 = {
+                          const err168 = {
                             instancePath: instancePath + '/data/relationships/sequenceStep/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/type/const',
@@ -3511,9 +3564,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err166];
+                            vErrors = [err168];
                           } else {
-                            vErrors.push(err166);
+                            vErrors.push(err168);
                           }
                           errors++;
                         }
@@ -3524,7 +3577,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid37 = false;
                         const _errs206 = errors;
                         if (!(typeof data66 == 'number' && !(data66 % 1) && !isNaN(data66) && isFinite(data66))) {
-                          const err167 = {
+                          const err169 = {
                             instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -3533,15 +3586,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err167];
+                            vErrors = [err169];
                           } else {
-                            vErrors.push(err167);
+                            vErrors.push(err169);
                           }
                           errors++;
                         }
                         if (typeof data66 == 'number' && isFinite(data66)) {
                           if (data66 > 9007199254740991 || isNaN(data66)) {
-                            const err168 = {
+                            const err170 = {
                               instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -3550,14 +3603,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err168];
+                              vErrors = [err170];
                             } else {
-                              vErrors.push(err168);
+                              vErrors.push(err170);
                             }
                             errors++;
                           }
                           if (data66 < 1 || isNaN(data66)) {
-                            const err169 = {
+                            const err171 = {
                               instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -3566,9 +3619,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err169];
+                              vErrors = [err171];
                             } else {
-                              vErrors.push(err169);
+                              vErrors.push(err171);
                             }
                             errors++;
                           }
@@ -3579,7 +3632,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs208 = errors;
                           if (typeof data66 === 'string') {
                             if (!pattern0.test(data66)) {
-                              const err170 = {
+                              const err172 = {
                                 instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -3588,14 +3641,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err170];
+                                vErrors = [err172];
                               } else {
-                                vErrors.push(err170);
+                                vErrors.push(err172);
                               }
                               errors++;
                             }
                           } else {
-                            const err171 = {
+                            const err173 = {
                               instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -3604,9 +3657,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err171];
+                              vErrors = [err173];
                             } else {
-                              vErrors.push(err171);
+                              vErrors.push(err173);
                             }
                             errors++;
                           }
@@ -3614,7 +3667,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid37 = valid37 || _valid15;
                         }
                         if (!valid37) {
-                          const err172 = {
+                          const err174 = {
                             instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf',
@@ -3623,9 +3676,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err172];
+                            vErrors = [err174];
                           } else {
-                            vErrors.push(err172);
+                            vErrors.push(err174);
                           }
                           errors++;
                         } else {
@@ -3642,7 +3695,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data64.meta !== undefined) {
                         let data67 = data64.meta;
                         if (!(data67 && typeof data67 == 'object' && !Array.isArray(data67))) {
-                          const err173 = {
+                          const err175 = {
                             instancePath: instancePath + '/data/relationships/sequenceStep/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/meta/type',
@@ -3651,15 +3704,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err173];
+                            vErrors = [err175];
                           } else {
-                            vErrors.push(err173);
+                            vErrors.push(err175);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err174 = {
+                      const err176 = {
                         instancePath: instancePath + '/data/relationships/sequenceStep/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/type',
@@ -3668,9 +3721,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err174];
+                        vErrors = [err176];
                       } else {
-                        vErrors.push(err174);
+                        vErrors.push(err176);
                       }
                       errors++;
                     }
@@ -3678,7 +3731,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid35 = valid35 || _valid14;
                   }
                   if (!valid35) {
-                    const err175 = {
+                    const err177 = {
                       instancePath: instancePath + '/data/relationships/sequenceStep/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf',
@@ -3687,9 +3740,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err175];
+                      vErrors = [err177];
                     } else {
-                      vErrors.push(err175);
+                      vErrors.push(err177);
                     }
                     errors++;
                   } else {
@@ -3706,7 +3759,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data63.meta !== undefined) {
                   let data68 = data63.meta;
                   if (!(data68 && typeof data68 == 'object' && !Array.isArray(data68))) {
-                    const err176 = {
+                    const err178 = {
                       instancePath: instancePath + '/data/relationships/sequenceStep/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/sequenceStep/properties/meta/type',
@@ -3715,15 +3768,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err176];
+                      vErrors = [err178];
                     } else {
-                      vErrors.push(err176);
+                      vErrors.push(err178);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err177 = {
+                const err179 = {
                   instancePath: instancePath + '/data/relationships/sequenceStep',
                   schemaPath: '#/properties/data/properties/relationships/properties/sequenceStep/type',
                   keyword: 'type',
@@ -3731,9 +3784,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err177];
+                  vErrors = [err179];
                 } else {
-                  vErrors.push(err177);
+                  vErrors.push(err179);
                 }
                 errors++;
               }
@@ -3742,7 +3795,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data69 = data20.task;
               if (data69 && typeof data69 == 'object' && !Array.isArray(data69)) {
                 if (data69.data === undefined) {
-                  const err178 = {
+                  const err180 = {
                     instancePath: instancePath + '/data/relationships/task',
                     schemaPath: '#/properties/data/properties/relationships/properties/task/required',
                     keyword: 'required',
@@ -3750,15 +3803,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err178];
+                    vErrors = [err180];
                   } else {
-                    vErrors.push(err178);
+                    vErrors.push(err180);
                   }
                   errors++;
                 }
                 for (const key19 in data69) {
                   if (!(key19 === 'data' || key19 === 'meta')) {
-                    const err179 = {
+                    const err181 = {
                       instancePath: instancePath + '/data/relationships/task',
                       schemaPath: '#/properties/data/properties/relationships/properties/task/additionalProperties',
                       keyword: 'additionalProperties',
@@ -3766,9 +3819,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err179];
+                      vErrors = [err181];
                     } else {
-                      vErrors.push(err179);
+                      vErrors.push(err181);
                     }
                     errors++;
                   }
@@ -3779,7 +3832,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid39 = false;
                   const _errs219 = errors;
                   if (data70 !== null) {
-                    const err180 = {
+                    const err182 = {
                       instancePath: instancePath + '/data/relationships/task/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/0/type',
@@ -3788,9 +3841,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err180];
+                      vErrors = [err182];
                     } else {
-                      vErrors.push(err180);
+                      vErrors.push(err182);
                     }
                     errors++;
                   }
@@ -3800,7 +3853,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs221 = errors;
                     if (data70 && typeof data70 == 'object' && !Array.isArray(data70)) {
                       if (data70.type === undefined) {
-                        const err181 = {
+                        const err183 = {
                           instancePath: instancePath + '/data/relationships/task/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
@@ -3809,14 +3862,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err181];
+                          vErrors = [err183];
                         } else {
-                          vErrors.push(err181);
+                          vErrors.push(err183);
                         }
                         errors++;
                       }
                       if (data70.id === undefined) {
-                        const err182 = {
+                        const err184 = {
                           instancePath: instancePath + '/data/relationships/task/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
@@ -3825,15 +3878,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err182];
+                          vErrors = [err184];
                         } else {
-                          vErrors.push(err182);
+                          vErrors.push(err184);
                         }
                         errors++;
                       }
                       for (const key20 in data70) {
                         if (!(key20 === 'type' || key20 === 'id' || key20 === 'meta')) {
-                          const err183 = {
+                          const err185 = {
                             instancePath: instancePath + '/data/relationships/task/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/additionalProperties',
@@ -3842,16 +3895,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err183];
+                            vErrors = [err185];
                           } else {
-                            vErrors.push(err183);
+                            vErrors.push(err185);
                           }
                           errors++;
                         }
                       }
                       if (data70.type !== undefined) {
                         if ('task' !== data70.type) {
-                          const err184 = {
+                          const err186 = {
                             instancePath: instancePath + '/data/relationships/task/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/type/const',
@@ -3860,9 +3913,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err184];
+                            vErrors = [err186];
                           } else {
-                            vErrors.push(err184);
+                            vErrors.push(err186);
                           }
                           errors++;
                         }
@@ -3873,7 +3926,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid41 = false;
                         const _errs227 = errors;
                         if (!(typeof data72 == 'number' && !(data72 % 1) && !isNaN(data72) && isFinite(data72))) {
-                          const err185 = {
+                          const err187 = {
                             instancePath: instancePath + '/data/relationships/task/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -3882,15 +3935,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err185];
+                            vErrors = [err187];
                           } else {
-                            vErrors.push(err185);
+                            vErrors.push(err187);
                           }
                           errors++;
                         }
                         if (typeof data72 == 'number' && isFinite(data72)) {
                           if (data72 > 9007199254740991 || isNaN(data72)) {
-                            const err186 = {
+                            const err188 = {
                               instancePath: instancePath + '/data/relationships/task/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -3899,14 +3952,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err186];
+                              vErrors = [err188];
                             } else {
-                              vErrors.push(err186);
+                              vErrors.push(err188);
                             }
                             errors++;
                           }
                           if (data72 < 1 || isNaN(data72)) {
-                            const err187 = {
+                            const err189 = {
                               instancePath: instancePath + '/data/relationships/task/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -3915,9 +3968,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err187];
+                              vErrors = [err189];
                             } else {
-                              vErrors.push(err187);
+                              vErrors.push(err189);
                             }
                             errors++;
                           }
@@ -3928,7 +3981,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs229 = errors;
                           if (typeof data72 === 'string') {
                             if (!pattern0.test(data72)) {
-                              const err188 = {
+                              const err190 = {
                                 instancePath: instancePath + '/data/relationships/task/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -3937,14 +3990,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err188];
+                                vErrors = [err190];
                               } else {
-                                vErrors.push(err188);
+                                vErrors.push(err190);
                               }
                               errors++;
                             }
                           } else {
-                            const err189 = {
+                            const err191 = {
                               instancePath: instancePath + '/data/relationships/task/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -3953,9 +4006,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err189];
+                              vErrors = [err191];
                             } else {
-                              vErrors.push(err189);
+                              vErrors.push(err191);
                             }
                             errors++;
                           }
@@ -3963,7 +4016,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid41 = valid41 || _valid17;
                         }
                         if (!valid41) {
-                          const err190 = {
+                          const err192 = {
                             instancePath: instancePath + '/data/relationships/task/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf',
@@ -3972,9 +4025,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err190];
+                            vErrors = [err192];
                           } else {
-                            vErrors.push(err190);
+                            vErrors.push(err192);
                           }
                           errors++;
                         } else {
@@ -3991,7 +4044,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data70.meta !== undefined) {
                         let data73 = data70.meta;
                         if (!(data73 && typeof data73 == 'object' && !Array.isArray(data73))) {
-                          const err191 = {
+                          const err193 = {
                             instancePath: instancePath + '/data/relationships/task/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/meta/type',
@@ -4000,15 +4053,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err191];
+                            vErrors = [err193];
                           } else {
-                            vErrors.push(err191);
+                            vErrors.push(err193);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err192 = {
+                      const err194 = {
                         instancePath: instancePath + '/data/relationships/task/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/type',
@@ -4017,9 +4070,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err192];
+                        vErrors = [err194];
                       } else {
-                        vErrors.push(err192);
+                        vErrors.push(err194);
                       }
                       errors++;
                     }
@@ -4027,7 +4080,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid39 = valid39 || _valid16;
                   }
                   if (!valid39) {
-                    const err193 = {
+                    const err195 = {
                       instancePath: instancePath + '/data/relationships/task/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/task/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -4035,9 +4088,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err193];
+                      vErrors = [err195];
                     } else {
-                      vErrors.push(err193);
+                      vErrors.push(err195);
                     }
                     errors++;
                   } else {
@@ -4054,7 +4107,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data69.meta !== undefined) {
                   let data74 = data69.meta;
                   if (!(data74 && typeof data74 == 'object' && !Array.isArray(data74))) {
-                    const err194 = {
+                    const err196 = {
                       instancePath: instancePath + '/data/relationships/task/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/task/properties/meta/type',
                       keyword: 'type',
@@ -4062,15 +4115,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err194];
+                      vErrors = [err196];
                     } else {
-                      vErrors.push(err194);
+                      vErrors.push(err196);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err195 = {
+                const err197 = {
                   instancePath: instancePath + '/data/relationships/task',
                   schemaPath: '#/properties/data/properties/relationships/properties/task/type',
                   keyword: 'type',
@@ -4078,9 +4131,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err195];
+                  vErrors = [err197];
                 } else {
-                  vErrors.push(err195);
+                  vErrors.push(err197);
                 }
                 errors++;
               }
@@ -4089,7 +4142,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data75 = data20.user;
               if (data75 && typeof data75 == 'object' && !Array.isArray(data75)) {
                 if (data75.data === undefined) {
-                  const err196 = {
+                  const err198 = {
                     instancePath: instancePath + '/data/relationships/user',
                     schemaPath: '#/properties/data/properties/relationships/properties/user/required',
                     keyword: 'required',
@@ -4097,15 +4150,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err196];
+                    vErrors = [err198];
                   } else {
-                    vErrors.push(err196);
+                    vErrors.push(err198);
                   }
                   errors++;
                 }
                 for (const key21 in data75) {
                   if (!(key21 === 'data' || key21 === 'meta')) {
-                    const err197 = {
+                    const err199 = {
                       instancePath: instancePath + '/data/relationships/user',
                       schemaPath: '#/properties/data/properties/relationships/properties/user/additionalProperties',
                       keyword: 'additionalProperties',
@@ -4113,9 +4166,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err197];
+                      vErrors = [err199];
                     } else {
-                      vErrors.push(err197);
+                      vErrors.push(err199);
                     }
                     errors++;
                   }
@@ -4126,7 +4179,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid43 = false;
                   const _errs240 = errors;
                   if (data76 !== null) {
-                    const err198 = {
+                    const err200 = {
                       instancePath: instancePath + '/data/relationships/user/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/0/type',
@@ -4135,9 +4188,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err198];
+                      vErrors = [err200];
                     } else {
-                      vErrors.push(err198);
+                      vErrors.push(err200);
                     }
                     errors++;
                   }
@@ -4147,7 +4200,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs242 = errors;
                     if (data76 && typeof data76 == 'object' && !Array.isArray(data76)) {
                       if (data76.type === undefined) {
-                        const err199 = {
+                        const err201 = {
                           instancePath: instancePath + '/data/relationships/user/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
@@ -4156,14 +4209,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err199];
+                          vErrors = [err201];
                         } else {
-                          vErrors.push(err199);
+                          vErrors.push(err201);
                         }
                         errors++;
                       }
                       if (data76.id === undefined) {
-                        const err200 = {
+                        const err202 = {
                           instancePath: instancePath + '/data/relationships/user/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
@@ -4172,15 +4225,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err200];
+                          vErrors = [err202];
                         } else {
-                          vErrors.push(err200);
+                          vErrors.push(err202);
                         }
                         errors++;
                       }
                       for (const key22 in data76) {
                         if (!(key22 === 'type' || key22 === 'id' || key22 === 'meta')) {
-                          const err201 = {
+                          const err203 = {
                             instancePath: instancePath + '/data/relationships/user/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/additionalProperties',
@@ -4189,16 +4242,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err201];
+                            vErrors = [err203];
                           } else {
-                            vErrors.push(err201);
+                            vErrors.push(err203);
                           }
                           errors++;
                         }
                       }
                       if (data76.type !== undefined) {
                         if ('user' !== data76.type) {
-                          const err202 = {
+                          const err204 = {
                             instancePath: instancePath + '/data/relationships/user/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/type/const',
@@ -4207,9 +4260,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err202];
+                            vErrors = [err204];
                           } else {
-                            vErrors.push(err202);
+                            vErrors.push(err204);
                           }
                           errors++;
                         }
@@ -4220,7 +4273,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid45 = false;
                         const _errs248 = errors;
                         if (!(typeof data78 == 'number' && !(data78 % 1) && !isNaN(data78) && isFinite(data78))) {
-                          const err203 = {
+                          const err205 = {
                             instancePath: instancePath + '/data/relationships/user/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -4229,15 +4282,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err203];
+                            vErrors = [err205];
                           } else {
-                            vErrors.push(err203);
+                            vErrors.push(err205);
                           }
                           errors++;
                         }
                         if (typeof data78 == 'number' && isFinite(data78)) {
                           if (data78 > 9007199254740991 || isNaN(data78)) {
-                            const err204 = {
+                            const err206 = {
                               instancePath: instancePath + '/data/relationships/user/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -4246,14 +4299,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err204];
+                              vErrors = [err206];
                             } else {
-                              vErrors.push(err204);
+                              vErrors.push(err206);
                             }
                             errors++;
                           }
                           if (data78 < 1 || isNaN(data78)) {
-                            const err205 = {
+                            const err207 = {
                               instancePath: instancePath + '/data/relationships/user/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -4262,9 +4315,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err205];
+                              vErrors = [err207];
                             } else {
-                              vErrors.push(err205);
+                              vErrors.push(err207);
                             }
                             errors++;
                           }
@@ -4275,7 +4328,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs250 = errors;
                           if (typeof data78 === 'string') {
                             if (!pattern0.test(data78)) {
-                              const err206 = {
+                              const err208 = {
                                 instancePath: instancePath + '/data/relationships/user/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -4284,14 +4337,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err206];
+                                vErrors = [err208];
                               } else {
-                                vErrors.push(err206);
+                                vErrors.push(err208);
                               }
                               errors++;
                             }
                           } else {
-                            const err207 = {
+                            const err209 = {
                               instancePath: instancePath + '/data/relationships/user/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -4300,9 +4353,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err207];
+                              vErrors = [err209];
                             } else {
-                              vErrors.push(err207);
+                              vErrors.push(err209);
                             }
                             errors++;
                           }
@@ -4310,7 +4363,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid45 = valid45 || _valid19;
                         }
                         if (!valid45) {
-                          const err208 = {
+                          const err210 = {
                             instancePath: instancePath + '/data/relationships/user/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf',
@@ -4319,9 +4372,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err208];
+                            vErrors = [err210];
                           } else {
-                            vErrors.push(err208);
+                            vErrors.push(err210);
                           }
                           errors++;
                         } else {
@@ -4338,7 +4391,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data76.meta !== undefined) {
                         let data79 = data76.meta;
                         if (!(data79 && typeof data79 == 'object' && !Array.isArray(data79))) {
-                          const err209 = {
+                          const err211 = {
                             instancePath: instancePath + '/data/relationships/user/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/meta/type',
@@ -4347,15 +4400,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err209];
+                            vErrors = [err211];
                           } else {
-                            vErrors.push(err209);
+                            vErrors.push(err211);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err210 = {
+                      const err212 = {
                         instancePath: instancePath + '/data/relationships/user/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/type',
@@ -4364,9 +4417,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err210];
+                        vErrors = [err212];
                       } else {
-                        vErrors.push(err210);
+                        vErrors.push(err212);
                       }
                       errors++;
                     }
@@ -4374,7 +4427,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid43 = valid43 || _valid18;
                   }
                   if (!valid43) {
-                    const err211 = {
+                    const err213 = {
                       instancePath: instancePath + '/data/relationships/user/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/user/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -4382,9 +4435,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err211];
+                      vErrors = [err213];
                     } else {
-                      vErrors.push(err211);
+                      vErrors.push(err213);
                     }
                     errors++;
                   } else {
@@ -4401,7 +4454,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data75.meta !== undefined) {
                   let data80 = data75.meta;
                   if (!(data80 && typeof data80 == 'object' && !Array.isArray(data80))) {
-                    const err212 = {
+                    const err214 = {
                       instancePath: instancePath + '/data/relationships/user/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/user/properties/meta/type',
                       keyword: 'type',
@@ -4409,15 +4462,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err212];
+                      vErrors = [err214];
                     } else {
-                      vErrors.push(err212);
+                      vErrors.push(err214);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err213 = {
+                const err215 = {
                   instancePath: instancePath + '/data/relationships/user',
                   schemaPath: '#/properties/data/properties/relationships/properties/user/type',
                   keyword: 'type',
@@ -4425,53 +4478,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err213];
+                  vErrors = [err215];
                 } else {
-                  vErrors.push(err213);
+                  vErrors.push(err215);
                 }
                 errors++;
               }
             }
           } else {
-            const err214 = {
+            const err216 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err214];
-            } else {
-              vErrors.push(err214);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data81 = data0.meta;
-          if (!(data81 && typeof data81 == 'object' && !Array.isArray(data81))) {
-            const err215 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err215];
-            } else {
-              vErrors.push(err215);
-            }
-            errors++;
-          }
-        }
-        if (data0.links !== undefined) {
-          let data82 = data0.links;
-          if (!(data82 && typeof data82 == 'object' && !Array.isArray(data82))) {
-            const err216 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -4484,8 +4501,44 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.meta !== undefined) {
+          let data81 = data0.meta;
+          if (!(data81 && typeof data81 == 'object' && !Array.isArray(data81))) {
+            const err217 = {
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err217];
+            } else {
+              vErrors.push(err217);
+            }
+            errors++;
+          }
+        }
+        if (data0.links !== undefined) {
+          let data82 = data0.links;
+          if (!(data82 && typeof data82 == 'object' && !Array.isArray(data82))) {
+            const err218 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err218];
+            } else {
+              vErrors.push(err218);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err217 = {
+        const err219 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -4493,15 +4546,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err217];
+          vErrors = [err219];
         } else {
-          vErrors.push(err217);
+          vErrors.push(err219);
         }
         errors++;
       }
     }
   } else {
-    const err218 = {
+    const err220 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -4509,9 +4562,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err218];
+      vErrors = [err220];
     } else {
-      vErrors.push(err218);
+      vErrors.push(err220);
     }
     errors++;
   }
@@ -4548,14 +4601,21 @@ const schema12 = {
             externalVendor: { type: ['string', 'null'] },
             from: { type: ['string', 'null'] },
             note: { type: ['string', 'null'], maxLength: 32000 },
-            outcome: { type: ['string', 'null'], maxLength: 255, enum: ['completed', 'no_answer', null] },
+            outcome: {
+              type: ['string', 'null'],
+              maxLength: 255,
+              enum: ['completed', 'no_answer', 'Answered', 'Not Answered', null],
+            },
             recordingUrl: { type: ['string', 'null'] },
             returnedAt: { type: ['string', 'null'], format: 'date-time' },
-            sequenceAction: { type: ['string', 'null'] },
+            sequenceAction: {
+              type: ['string', 'null'],
+              enum: ['Advance', 'Finish', 'Finish - No Reply', 'Finish - Replied', null],
+            },
             shouldRecordCall: { type: ['boolean', 'null'] },
             tags: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
             to: { type: ['string', 'null'] },
-            userCallType: { type: ['string', 'null'] },
+            userCallType: { type: ['string', 'null'], enum: ['bridge', 'voip', null] },
             vendorCallId: { type: ['string', 'null'] },
           },
         },
@@ -5323,7 +5383,13 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (!(data11 === 'completed' || data11 === 'no_answer' || data11 === null)) {
+              if (!(
+                data11 === 'completed' ||
+                data11 === 'no_answer' ||
+                data11 === 'Answered' ||
+                data11 === 'Not Answered' ||
+                data11 === null
+              )) {
                 const err26 = {
                   instancePath: instancePath + '/data/attributes/outcome',
                   schemaPath: '#/properties/data/properties/attributes/properties/outcome/enum',
@@ -5426,16 +5492,21 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.shouldRecordCall !== undefined) {
-              let data15 = data3.shouldRecordCall;
-              if (typeof data15 !== 'boolean' && data15 !== null) {
+              if (!(
+                data14 === 'Advance' ||
+                data14 === 'Finish' ||
+                data14 === 'Finish - No Reply' ||
+                data14 === 'Finish - Replied' ||
+                data14 === null
+              )) {
                 const err32 = {
-                  instancePath: instancePath + '/data/attributes/shouldRecordCall',
-                  schemaPath: '#/properties/data/properties/attributes/properties/shouldRecordCall/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.shouldRecordCall.type },
-                  message: 'must be boolean,null',
+                  instancePath: instancePath + '/data/attributes/sequenceAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceAction/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema12.properties.data.properties.attributes.properties.sequenceAction.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err32];
@@ -5445,15 +5516,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.tags !== undefined) {
-              let data16 = data3.tags;
-              if (!Array.isArray(data16) && data16 !== null) {
+            if (data3.shouldRecordCall !== undefined) {
+              let data15 = data3.shouldRecordCall;
+              if (typeof data15 !== 'boolean' && data15 !== null) {
                 const err33 = {
-                  instancePath: instancePath + '/data/attributes/tags',
-                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  instancePath: instancePath + '/data/attributes/shouldRecordCall',
+                  schemaPath: '#/properties/data/properties/attributes/properties/shouldRecordCall/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.tags.type },
-                  message: 'must be array,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.shouldRecordCall.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err33];
@@ -5462,9 +5533,27 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data3.tags !== undefined) {
+              let data16 = data3.tags;
+              if (!Array.isArray(data16) && data16 !== null) {
+                const err34 = {
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err34];
+                } else {
+                  vErrors.push(err34);
+                }
+                errors++;
+              }
               if (Array.isArray(data16)) {
                 if (data16.length > 1000) {
-                  const err34 = {
+                  const err35 = {
                     instancePath: instancePath + '/data/attributes/tags',
                     schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
                     keyword: 'maxItems',
@@ -5472,16 +5561,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err34];
+                    vErrors = [err35];
                   } else {
-                    vErrors.push(err34);
+                    vErrors.push(err35);
                   }
                   errors++;
                 }
                 const len0 = data16.length;
                 for (let i0 = 0; i0 < len0; i0++) {
                   if (typeof data16[i0] !== 'string') {
-                    const err35 = {
+                    const err36 = {
                       instancePath: instancePath + '/data/attributes/tags/' + i0,
                       schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
                       keyword: 'type',
@@ -5489,9 +5578,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err35];
+                      vErrors = [err36];
                     } else {
-                      vErrors.push(err35);
+                      vErrors.push(err36);
                     }
                     errors++;
                   }
@@ -5501,29 +5590,11 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.to !== undefined) {
               let data18 = data3.to;
               if (typeof data18 !== 'string' && data18 !== null) {
-                const err36 = {
+                const err37 = {
                   instancePath: instancePath + '/data/attributes/to',
                   schemaPath: '#/properties/data/properties/attributes/properties/to/type',
                   keyword: 'type',
                   params: { type: schema12.properties.data.properties.attributes.properties.to.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err36];
-                } else {
-                  vErrors.push(err36);
-                }
-                errors++;
-              }
-            }
-            if (data3.userCallType !== undefined) {
-              let data19 = data3.userCallType;
-              if (typeof data19 !== 'string' && data19 !== null) {
-                const err37 = {
-                  instancePath: instancePath + '/data/attributes/userCallType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/userCallType/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.userCallType.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5534,14 +5605,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.vendorCallId !== undefined) {
-              let data20 = data3.vendorCallId;
-              if (typeof data20 !== 'string' && data20 !== null) {
+            if (data3.userCallType !== undefined) {
+              let data19 = data3.userCallType;
+              if (typeof data19 !== 'string' && data19 !== null) {
                 const err38 = {
-                  instancePath: instancePath + '/data/attributes/vendorCallId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/vendorCallId/type',
+                  instancePath: instancePath + '/data/attributes/userCallType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/userCallType/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.vendorCallId.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.userCallType.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -5551,34 +5622,33 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (!(data19 === 'bridge' || data19 === 'voip' || data19 === null)) {
+                const err39 = {
+                  instancePath: instancePath + '/data/attributes/userCallType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/userCallType/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema12.properties.data.properties.attributes.properties.userCallType.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err39];
+                } else {
+                  vErrors.push(err39);
+                }
+                errors++;
+              }
             }
-          } else {
-            const err39 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err39];
-            } else {
-              vErrors.push(err39);
-            }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data21 = data0.relationships;
-          if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
-            for (const key2 in data21) {
-              if (!func2.call(schema12.properties.data.properties.relationships.properties, key2)) {
+            if (data3.vendorCallId !== undefined) {
+              let data20 = data3.vendorCallId;
+              if (typeof data20 !== 'string' && data20 !== null) {
                 const err40 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/vendorCallId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/vendorCallId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.vendorCallId.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err40];
@@ -5588,11 +5658,47 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+          } else {
+            const err41 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err41];
+            } else {
+              vErrors.push(err41);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data21 = data0.relationships;
+          if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
+            for (const key2 in data21) {
+              if (!func2.call(schema12.properties.data.properties.relationships.properties, key2)) {
+                const err42 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err42];
+                } else {
+                  vErrors.push(err42);
+                }
+                errors++;
+              }
+            }
             if (data21.callDisposition !== undefined) {
               let data22 = data21.callDisposition;
               if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
                 if (data22.data === undefined) {
-                  const err41 = {
+                  const err43 = {
                     instancePath: instancePath + '/data/relationships/callDisposition',
                     schemaPath: '#/properties/data/properties/relationships/properties/callDisposition/required',
                     keyword: 'required',
@@ -5600,15 +5706,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err41];
+                    vErrors = [err43];
                   } else {
-                    vErrors.push(err41);
+                    vErrors.push(err43);
                   }
                   errors++;
                 }
                 for (const key3 in data22) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err42 = {
+                    const err44 = {
                       instancePath: instancePath + '/data/relationships/callDisposition',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callDisposition/additionalProperties',
@@ -5617,9 +5723,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err42];
+                      vErrors = [err44];
                     } else {
-                      vErrors.push(err42);
+                      vErrors.push(err44);
                     }
                     errors++;
                   }
@@ -5630,7 +5736,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid8 = false;
                   const _errs57 = errors;
                   if (data23 !== null) {
-                    const err43 = {
+                    const err45 = {
                       instancePath: instancePath + '/data/relationships/callDisposition/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/0/type',
@@ -5639,9 +5745,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err43];
+                      vErrors = [err45];
                     } else {
-                      vErrors.push(err43);
+                      vErrors.push(err45);
                     }
                     errors++;
                   }
@@ -5651,7 +5757,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs59 = errors;
                     if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
                       if (data23.type === undefined) {
-                        const err44 = {
+                        const err46 = {
                           instancePath: instancePath + '/data/relationships/callDisposition/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/required',
@@ -5660,14 +5766,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err44];
+                          vErrors = [err46];
                         } else {
-                          vErrors.push(err44);
+                          vErrors.push(err46);
                         }
                         errors++;
                       }
                       if (data23.id === undefined) {
-                        const err45 = {
+                        const err47 = {
                           instancePath: instancePath + '/data/relationships/callDisposition/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/required',
@@ -5676,15 +5782,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err45];
+                          vErrors = [err47];
                         } else {
-                          vErrors.push(err45);
+                          vErrors.push(err47);
                         }
                         errors++;
                       }
                       for (const key4 in data23) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err46 = {
+                          const err48 = {
                             instancePath: instancePath + '/data/relationships/callDisposition/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/additionalProperties',
@@ -5693,16 +5799,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err46];
+                            vErrors = [err48];
                           } else {
-                            vErrors.push(err46);
+                            vErrors.push(err48);
                           }
                           errors++;
                         }
                       }
                       if (data23.type !== undefined) {
                         if ('callDisposition' !== data23.type) {
-                          const err47 = {
+                          const err49 = {
                             instancePath: instancePath + '/data/relationships/callDisposition/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/type/const',
@@ -5711,9 +5817,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err47];
+                            vErrors = [err49];
                           } else {
-                            vErrors.push(err47);
+                            vErrors.push(err49);
                           }
                           errors++;
                         }
@@ -5724,7 +5830,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid10 = false;
                         const _errs65 = errors;
                         if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
-                          const err48 = {
+                          const err50 = {
                             instancePath: instancePath + '/data/relationships/callDisposition/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -5733,15 +5839,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err48];
+                            vErrors = [err50];
                           } else {
-                            vErrors.push(err48);
+                            vErrors.push(err50);
                           }
                           errors++;
                         }
                         if (typeof data25 == 'number' && isFinite(data25)) {
                           if (data25 > 9007199254740991 || isNaN(data25)) {
-                            const err49 = {
+                            const err51 = {
                               instancePath: instancePath + '/data/relationships/callDisposition/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -5750,14 +5856,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err49];
+                              vErrors = [err51];
                             } else {
-                              vErrors.push(err49);
+                              vErrors.push(err51);
                             }
                             errors++;
                           }
                           if (data25 < 1 || isNaN(data25)) {
-                            const err50 = {
+                            const err52 = {
                               instancePath: instancePath + '/data/relationships/callDisposition/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -5766,9 +5872,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err50];
+                              vErrors = [err52];
                             } else {
-                              vErrors.push(err50);
+                              vErrors.push(err52);
                             }
                             errors++;
                           }
@@ -5779,7 +5885,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs67 = errors;
                           if (typeof data25 === 'string') {
                             if (!pattern0.test(data25)) {
-                              const err51 = {
+                              const err53 = {
                                 instancePath: instancePath + '/data/relationships/callDisposition/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -5788,14 +5894,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err51];
+                                vErrors = [err53];
                               } else {
-                                vErrors.push(err51);
+                                vErrors.push(err53);
                               }
                               errors++;
                             }
                           } else {
-                            const err52 = {
+                            const err54 = {
                               instancePath: instancePath + '/data/relationships/callDisposition/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -5804,9 +5910,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err52];
+                              vErrors = [err54];
                             } else {
-                              vErrors.push(err52);
+                              vErrors.push(err54);
                             }
                             errors++;
                           }
@@ -5814,7 +5920,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid10 = valid10 || _valid2;
                         }
                         if (!valid10) {
-                          const err53 = {
+                          const err55 = {
                             instancePath: instancePath + '/data/relationships/callDisposition/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/id/anyOf',
@@ -5823,9 +5929,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err53];
+                            vErrors = [err55];
                           } else {
-                            vErrors.push(err53);
+                            vErrors.push(err55);
                           }
                           errors++;
                         } else {
@@ -5842,7 +5948,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data23.meta !== undefined) {
                         let data26 = data23.meta;
                         if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
-                          const err54 = {
+                          const err56 = {
                             instancePath: instancePath + '/data/relationships/callDisposition/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/properties/meta/type',
@@ -5851,15 +5957,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err54];
+                            vErrors = [err56];
                           } else {
-                            vErrors.push(err54);
+                            vErrors.push(err56);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err55 = {
+                      const err57 = {
                         instancePath: instancePath + '/data/relationships/callDisposition/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf/1/type',
@@ -5868,9 +5974,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err55];
+                        vErrors = [err57];
                       } else {
-                        vErrors.push(err55);
+                        vErrors.push(err57);
                       }
                       errors++;
                     }
@@ -5878,7 +5984,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid8 = valid8 || _valid1;
                   }
                   if (!valid8) {
-                    const err56 = {
+                    const err58 = {
                       instancePath: instancePath + '/data/relationships/callDisposition/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callDisposition/properties/data/anyOf',
@@ -5887,9 +5993,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err56];
+                      vErrors = [err58];
                     } else {
-                      vErrors.push(err56);
+                      vErrors.push(err58);
                     }
                     errors++;
                   } else {
@@ -5906,7 +6012,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data22.meta !== undefined) {
                   let data27 = data22.meta;
                   if (!(data27 && typeof data27 == 'object' && !Array.isArray(data27))) {
-                    const err57 = {
+                    const err59 = {
                       instancePath: instancePath + '/data/relationships/callDisposition/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callDisposition/properties/meta/type',
@@ -5915,15 +6021,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err57];
+                      vErrors = [err59];
                     } else {
-                      vErrors.push(err57);
+                      vErrors.push(err59);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err58 = {
+                const err60 = {
                   instancePath: instancePath + '/data/relationships/callDisposition',
                   schemaPath: '#/properties/data/properties/relationships/properties/callDisposition/type',
                   keyword: 'type',
@@ -5931,9 +6037,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err58];
+                  vErrors = [err60];
                 } else {
-                  vErrors.push(err58);
+                  vErrors.push(err60);
                 }
                 errors++;
               }
@@ -5942,7 +6048,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data28 = data21.callPurpose;
               if (data28 && typeof data28 == 'object' && !Array.isArray(data28)) {
                 if (data28.data === undefined) {
-                  const err59 = {
+                  const err61 = {
                     instancePath: instancePath + '/data/relationships/callPurpose',
                     schemaPath: '#/properties/data/properties/relationships/properties/callPurpose/required',
                     keyword: 'required',
@@ -5950,15 +6056,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err59];
+                    vErrors = [err61];
                   } else {
-                    vErrors.push(err59);
+                    vErrors.push(err61);
                   }
                   errors++;
                 }
                 for (const key5 in data28) {
                   if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err60 = {
+                    const err62 = {
                       instancePath: instancePath + '/data/relationships/callPurpose',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callPurpose/additionalProperties',
@@ -5967,9 +6073,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err60];
+                      vErrors = [err62];
                     } else {
-                      vErrors.push(err60);
+                      vErrors.push(err62);
                     }
                     errors++;
                   }
@@ -5980,7 +6086,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid12 = false;
                   const _errs78 = errors;
                   if (data29 !== null) {
-                    const err61 = {
+                    const err63 = {
                       instancePath: instancePath + '/data/relationships/callPurpose/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/0/type',
@@ -5989,9 +6095,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err61];
+                      vErrors = [err63];
                     } else {
-                      vErrors.push(err61);
+                      vErrors.push(err63);
                     }
                     errors++;
                   }
@@ -6001,7 +6107,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs80 = errors;
                     if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
                       if (data29.type === undefined) {
-                        const err62 = {
+                        const err64 = {
                           instancePath: instancePath + '/data/relationships/callPurpose/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/required',
@@ -6010,14 +6116,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err62];
+                          vErrors = [err64];
                         } else {
-                          vErrors.push(err62);
+                          vErrors.push(err64);
                         }
                         errors++;
                       }
                       if (data29.id === undefined) {
-                        const err63 = {
+                        const err65 = {
                           instancePath: instancePath + '/data/relationships/callPurpose/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/required',
@@ -6026,15 +6132,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err63];
+                          vErrors = [err65];
                         } else {
-                          vErrors.push(err63);
+                          vErrors.push(err65);
                         }
                         errors++;
                       }
                       for (const key6 in data29) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err64 = {
+                          const err66 = {
                             instancePath: instancePath + '/data/relationships/callPurpose/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/additionalProperties',
@@ -6043,16 +6149,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err64];
+                            vErrors = [err66];
                           } else {
-                            vErrors.push(err64);
+                            vErrors.push(err66);
                           }
                           errors++;
                         }
                       }
                       if (data29.type !== undefined) {
                         if ('callPurpose' !== data29.type) {
-                          const err65 = {
+                          const err67 = {
                             instancePath: instancePath + '/data/relationships/callPurpose/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/type/const',
@@ -6061,9 +6167,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err65];
+                            vErrors = [err67];
                           } else {
-                            vErrors.push(err65);
+                            vErrors.push(err67);
                           }
                           errors++;
                         }
@@ -6074,7 +6180,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid14 = false;
                         const _errs86 = errors;
                         if (!(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))) {
-                          const err66 = {
+                          const err68 = {
                             instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -6083,15 +6189,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err66];
+                            vErrors = [err68];
                           } else {
-                            vErrors.push(err66);
+                            vErrors.push(err68);
                           }
                           errors++;
                         }
                         if (typeof data31 == 'number' && isFinite(data31)) {
                           if (data31 > 9007199254740991 || isNaN(data31)) {
-                            const err67 = {
+                            const err69 = {
                               instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -6100,14 +6206,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err67];
+                              vErrors = [err69];
                             } else {
-                              vErrors.push(err67);
+                              vErrors.push(err69);
                             }
                             errors++;
                           }
                           if (data31 < 1 || isNaN(data31)) {
-                            const err68 = {
+                            const err70 = {
                               instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -6116,9 +6222,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err68];
+                              vErrors = [err70];
                             } else {
-                              vErrors.push(err68);
+                              vErrors.push(err70);
                             }
                             errors++;
                           }
@@ -6129,7 +6235,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs88 = errors;
                           if (typeof data31 === 'string') {
                             if (!pattern0.test(data31)) {
-                              const err69 = {
+                              const err71 = {
                                 instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -6138,14 +6244,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err69];
+                                vErrors = [err71];
                               } else {
-                                vErrors.push(err69);
+                                vErrors.push(err71);
                               }
                               errors++;
                             }
                           } else {
-                            const err70 = {
+                            const err72 = {
                               instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -6154,9 +6260,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err70];
+                              vErrors = [err72];
                             } else {
-                              vErrors.push(err70);
+                              vErrors.push(err72);
                             }
                             errors++;
                           }
@@ -6164,7 +6270,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid14 = valid14 || _valid4;
                         }
                         if (!valid14) {
-                          const err71 = {
+                          const err73 = {
                             instancePath: instancePath + '/data/relationships/callPurpose/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/id/anyOf',
@@ -6173,9 +6279,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err71];
+                            vErrors = [err73];
                           } else {
-                            vErrors.push(err71);
+                            vErrors.push(err73);
                           }
                           errors++;
                         } else {
@@ -6192,7 +6298,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data29.meta !== undefined) {
                         let data32 = data29.meta;
                         if (!(data32 && typeof data32 == 'object' && !Array.isArray(data32))) {
-                          const err72 = {
+                          const err74 = {
                             instancePath: instancePath + '/data/relationships/callPurpose/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/properties/meta/type',
@@ -6201,15 +6307,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err72];
+                            vErrors = [err74];
                           } else {
-                            vErrors.push(err72);
+                            vErrors.push(err74);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err73 = {
+                      const err75 = {
                         instancePath: instancePath + '/data/relationships/callPurpose/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf/1/type',
@@ -6218,9 +6324,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err73];
+                        vErrors = [err75];
                       } else {
-                        vErrors.push(err73);
+                        vErrors.push(err75);
                       }
                       errors++;
                     }
@@ -6228,7 +6334,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid12 = valid12 || _valid3;
                   }
                   if (!valid12) {
-                    const err74 = {
+                    const err76 = {
                       instancePath: instancePath + '/data/relationships/callPurpose/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callPurpose/properties/data/anyOf',
@@ -6237,9 +6343,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err74];
+                      vErrors = [err76];
                     } else {
-                      vErrors.push(err74);
+                      vErrors.push(err76);
                     }
                     errors++;
                   } else {
@@ -6256,7 +6362,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data28.meta !== undefined) {
                   let data33 = data28.meta;
                   if (!(data33 && typeof data33 == 'object' && !Array.isArray(data33))) {
-                    const err75 = {
+                    const err77 = {
                       instancePath: instancePath + '/data/relationships/callPurpose/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callPurpose/properties/meta/type',
@@ -6265,15 +6371,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err75];
+                      vErrors = [err77];
                     } else {
-                      vErrors.push(err75);
+                      vErrors.push(err77);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err76 = {
+                const err78 = {
                   instancePath: instancePath + '/data/relationships/callPurpose',
                   schemaPath: '#/properties/data/properties/relationships/properties/callPurpose/type',
                   keyword: 'type',
@@ -6281,9 +6387,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err76];
+                  vErrors = [err78];
                 } else {
-                  vErrors.push(err76);
+                  vErrors.push(err78);
                 }
                 errors++;
               }
@@ -6292,7 +6398,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data34 = data21.opportunity;
               if (data34 && typeof data34 == 'object' && !Array.isArray(data34)) {
                 if (data34.data === undefined) {
-                  const err77 = {
+                  const err79 = {
                     instancePath: instancePath + '/data/relationships/opportunity',
                     schemaPath: '#/properties/data/properties/relationships/properties/opportunity/required',
                     keyword: 'required',
@@ -6300,15 +6406,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err77];
+                    vErrors = [err79];
                   } else {
-                    vErrors.push(err77);
+                    vErrors.push(err79);
                   }
                   errors++;
                 }
                 for (const key7 in data34) {
                   if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err78 = {
+                    const err80 = {
                       instancePath: instancePath + '/data/relationships/opportunity',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/opportunity/additionalProperties',
@@ -6317,9 +6423,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err78];
+                      vErrors = [err80];
                     } else {
-                      vErrors.push(err78);
+                      vErrors.push(err80);
                     }
                     errors++;
                   }
@@ -6330,7 +6436,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid16 = false;
                   const _errs99 = errors;
                   if (data35 !== null) {
-                    const err79 = {
+                    const err81 = {
                       instancePath: instancePath + '/data/relationships/opportunity/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/0/type',
@@ -6339,9 +6445,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err79];
+                      vErrors = [err81];
                     } else {
-                      vErrors.push(err79);
+                      vErrors.push(err81);
                     }
                     errors++;
                   }
@@ -6351,7 +6457,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs101 = errors;
                     if (data35 && typeof data35 == 'object' && !Array.isArray(data35)) {
                       if (data35.type === undefined) {
-                        const err80 = {
+                        const err82 = {
                           instancePath: instancePath + '/data/relationships/opportunity/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/required',
@@ -6360,14 +6466,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err80];
+                          vErrors = [err82];
                         } else {
-                          vErrors.push(err80);
+                          vErrors.push(err82);
                         }
                         errors++;
                       }
                       if (data35.id === undefined) {
-                        const err81 = {
+                        const err83 = {
                           instancePath: instancePath + '/data/relationships/opportunity/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/required',
@@ -6376,15 +6482,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err81];
+                          vErrors = [err83];
                         } else {
-                          vErrors.push(err81);
+                          vErrors.push(err83);
                         }
                         errors++;
                       }
                       for (const key8 in data35) {
                         if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err82 = {
+                          const err84 = {
                             instancePath: instancePath + '/data/relationships/opportunity/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/additionalProperties',
@@ -6393,16 +6499,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err82];
+                            vErrors = [err84];
                           } else {
-                            vErrors.push(err82);
+                            vErrors.push(err84);
                           }
                           errors++;
                         }
                       }
                       if (data35.type !== undefined) {
                         if ('opportunity' !== data35.type) {
-                          const err83 = {
+                          const err85 = {
                             instancePath: instancePath + '/data/relationships/opportunity/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/type/const',
@@ -6411,9 +6517,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err83];
+                            vErrors = [err85];
                           } else {
-                            vErrors.push(err83);
+                            vErrors.push(err85);
                           }
                           errors++;
                         }
@@ -6424,7 +6530,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid18 = false;
                         const _errs107 = errors;
                         if (!(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37) && isFinite(data37))) {
-                          const err84 = {
+                          const err86 = {
                             instancePath: instancePath + '/data/relationships/opportunity/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -6433,15 +6539,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err84];
+                            vErrors = [err86];
                           } else {
-                            vErrors.push(err84);
+                            vErrors.push(err86);
                           }
                           errors++;
                         }
                         if (typeof data37 == 'number' && isFinite(data37)) {
                           if (data37 > 9007199254740991 || isNaN(data37)) {
-                            const err85 = {
+                            const err87 = {
                               instancePath: instancePath + '/data/relationships/opportunity/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -6450,14 +6556,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err85];
+                              vErrors = [err87];
                             } else {
-                              vErrors.push(err85);
+                              vErrors.push(err87);
                             }
                             errors++;
                           }
                           if (data37 < 1 || isNaN(data37)) {
-                            const err86 = {
+                            const err88 = {
                               instancePath: instancePath + '/data/relationships/opportunity/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -6466,9 +6572,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err86];
+                              vErrors = [err88];
                             } else {
-                              vErrors.push(err86);
+                              vErrors.push(err88);
                             }
                             errors++;
                           }
@@ -6479,7 +6585,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs109 = errors;
                           if (typeof data37 === 'string') {
                             if (!pattern0.test(data37)) {
-                              const err87 = {
+                              const err89 = {
                                 instancePath: instancePath + '/data/relationships/opportunity/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -6488,14 +6594,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err87];
+                                vErrors = [err89];
                               } else {
-                                vErrors.push(err87);
+                                vErrors.push(err89);
                               }
                               errors++;
                             }
                           } else {
-                            const err88 = {
+                            const err90 = {
                               instancePath: instancePath + '/data/relationships/opportunity/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -6504,9 +6610,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err88];
+                              vErrors = [err90];
                             } else {
-                              vErrors.push(err88);
+                              vErrors.push(err90);
                             }
                             errors++;
                           }
@@ -6514,7 +6620,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid18 = valid18 || _valid6;
                         }
                         if (!valid18) {
-                          const err89 = {
+                          const err91 = {
                             instancePath: instancePath + '/data/relationships/opportunity/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/id/anyOf',
@@ -6523,9 +6629,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err89];
+                            vErrors = [err91];
                           } else {
-                            vErrors.push(err89);
+                            vErrors.push(err91);
                           }
                           errors++;
                         } else {
@@ -6542,7 +6648,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data35.meta !== undefined) {
                         let data38 = data35.meta;
                         if (!(data38 && typeof data38 == 'object' && !Array.isArray(data38))) {
-                          const err90 = {
+                          const err92 = {
                             instancePath: instancePath + '/data/relationships/opportunity/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/properties/meta/type',
@@ -6551,15 +6657,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err90];
+                            vErrors = [err92];
                           } else {
-                            vErrors.push(err90);
+                            vErrors.push(err92);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err91 = {
+                      const err93 = {
                         instancePath: instancePath + '/data/relationships/opportunity/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf/1/type',
@@ -6568,9 +6674,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err91];
+                        vErrors = [err93];
                       } else {
-                        vErrors.push(err91);
+                        vErrors.push(err93);
                       }
                       errors++;
                     }
@@ -6578,7 +6684,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid16 = valid16 || _valid5;
                   }
                   if (!valid16) {
-                    const err92 = {
+                    const err94 = {
                       instancePath: instancePath + '/data/relationships/opportunity/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/opportunity/properties/data/anyOf',
@@ -6587,9 +6693,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err92];
+                      vErrors = [err94];
                     } else {
-                      vErrors.push(err92);
+                      vErrors.push(err94);
                     }
                     errors++;
                   } else {
@@ -6606,7 +6712,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data34.meta !== undefined) {
                   let data39 = data34.meta;
                   if (!(data39 && typeof data39 == 'object' && !Array.isArray(data39))) {
-                    const err93 = {
+                    const err95 = {
                       instancePath: instancePath + '/data/relationships/opportunity/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/opportunity/properties/meta/type',
@@ -6615,15 +6721,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err93];
+                      vErrors = [err95];
                     } else {
-                      vErrors.push(err93);
+                      vErrors.push(err95);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err94 = {
+                const err96 = {
                   instancePath: instancePath + '/data/relationships/opportunity',
                   schemaPath: '#/properties/data/properties/relationships/properties/opportunity/type',
                   keyword: 'type',
@@ -6631,9 +6737,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err94];
+                  vErrors = [err96];
                 } else {
-                  vErrors.push(err94);
+                  vErrors.push(err96);
                 }
                 errors++;
               }
@@ -6642,7 +6748,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data40 = data21.phoneNumber;
               if (data40 && typeof data40 == 'object' && !Array.isArray(data40)) {
                 if (data40.data === undefined) {
-                  const err95 = {
+                  const err97 = {
                     instancePath: instancePath + '/data/relationships/phoneNumber',
                     schemaPath: '#/properties/data/properties/relationships/properties/phoneNumber/required',
                     keyword: 'required',
@@ -6650,15 +6756,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err95];
+                    vErrors = [err97];
                   } else {
-                    vErrors.push(err95);
+                    vErrors.push(err97);
                   }
                   errors++;
                 }
                 for (const key9 in data40) {
                   if (!(key9 === 'data' || key9 === 'meta')) {
-                    const err96 = {
+                    const err98 = {
                       instancePath: instancePath + '/data/relationships/phoneNumber',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/phoneNumber/additionalProperties',
@@ -6667,9 +6773,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err96];
+                      vErrors = [err98];
                     } else {
-                      vErrors.push(err96);
+                      vErrors.push(err98);
                     }
                     errors++;
                   }
@@ -6680,7 +6786,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid20 = false;
                   const _errs120 = errors;
                   if (data41 !== null) {
-                    const err97 = {
+                    const err99 = {
                       instancePath: instancePath + '/data/relationships/phoneNumber/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/0/type',
@@ -6689,9 +6795,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err97];
+                      vErrors = [err99];
                     } else {
-                      vErrors.push(err97);
+                      vErrors.push(err99);
                     }
                     errors++;
                   }
@@ -6701,7 +6807,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs122 = errors;
                     if (data41 && typeof data41 == 'object' && !Array.isArray(data41)) {
                       if (data41.type === undefined) {
-                        const err98 = {
+                        const err100 = {
                           instancePath: instancePath + '/data/relationships/phoneNumber/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/required',
@@ -6710,14 +6816,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err98];
+                          vErrors = [err100];
                         } else {
-                          vErrors.push(err98);
+                          vErrors.push(err100);
                         }
                         errors++;
                       }
                       if (data41.id === undefined) {
-                        const err99 = {
+                        const err101 = {
                           instancePath: instancePath + '/data/relationships/phoneNumber/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/required',
@@ -6726,15 +6832,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err99];
+                          vErrors = [err101];
                         } else {
-                          vErrors.push(err99);
+                          vErrors.push(err101);
                         }
                         errors++;
                       }
                       for (const key10 in data41) {
                         if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
-                          const err100 = {
+                          const err102 = {
                             instancePath: instancePath + '/data/relationships/phoneNumber/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/additionalProperties',
@@ -6743,16 +6849,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err100];
+                            vErrors = [err102];
                           } else {
-                            vErrors.push(err100);
+                            vErrors.push(err102);
                           }
                           errors++;
                         }
                       }
                       if (data41.type !== undefined) {
                         if ('phoneNumber' !== data41.type) {
-                          const err101 = {
+                          const err103 = {
                             instancePath: instancePath + '/data/relationships/phoneNumber/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/type/const',
@@ -6761,9 +6867,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err101];
+                            vErrors = [err103];
                           } else {
-                            vErrors.push(err101);
+                            vErrors.push(err103);
                           }
                           errors++;
                         }
@@ -6774,7 +6880,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid22 = false;
                         const _errs128 = errors;
                         if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43) && isFinite(data43))) {
-                          const err102 = {
+                          const err104 = {
                             instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -6783,15 +6889,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err102];
+                            vErrors = [err104];
                           } else {
-                            vErrors.push(err102);
+                            vErrors.push(err104);
                           }
                           errors++;
                         }
                         if (typeof data43 == 'number' && isFinite(data43)) {
                           if (data43 > 9007199254740991 || isNaN(data43)) {
-                            const err103 = {
+                            const err105 = {
                               instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -6800,14 +6906,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err103];
+                              vErrors = [err105];
                             } else {
-                              vErrors.push(err103);
+                              vErrors.push(err105);
                             }
                             errors++;
                           }
                           if (data43 < 1 || isNaN(data43)) {
-                            const err104 = {
+                            const err106 = {
                               instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -6816,9 +6922,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err104];
+                              vErrors = [err106];
                             } else {
-                              vErrors.push(err104);
+                              vErrors.push(err106);
                             }
                             errors++;
                           }
@@ -6829,7 +6935,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs130 = errors;
                           if (typeof data43 === 'string') {
                             if (!pattern0.test(data43)) {
-                              const err105 = {
+                              const err107 = {
                                 instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -6838,14 +6944,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err105];
+                                vErrors = [err107];
                               } else {
-                                vErrors.push(err105);
+                                vErrors.push(err107);
                               }
                               errors++;
                             }
                           } else {
-                            const err106 = {
+                            const err108 = {
                               instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -6854,9 +6960,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err106];
+                              vErrors = [err108];
                             } else {
-                              vErrors.push(err106);
+                              vErrors.push(err108);
                             }
                             errors++;
                           }
@@ -6864,7 +6970,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid22 = valid22 || _valid8;
                         }
                         if (!valid22) {
-                          const err107 = {
+                          const err109 = {
                             instancePath: instancePath + '/data/relationships/phoneNumber/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/id/anyOf',
@@ -6873,9 +6979,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err107];
+                            vErrors = [err109];
                           } else {
-                            vErrors.push(err107);
+                            vErrors.push(err109);
                           }
                           errors++;
                         } else {
@@ -6892,7 +6998,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data41.meta !== undefined) {
                         let data44 = data41.meta;
                         if (!(data44 && typeof data44 == 'object' && !Array.isArray(data44))) {
-                          const err108 = {
+                          const err110 = {
                             instancePath: instancePath + '/data/relationships/phoneNumber/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/properties/meta/type',
@@ -6901,15 +7007,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err108];
+                            vErrors = [err110];
                           } else {
-                            vErrors.push(err108);
+                            vErrors.push(err110);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err109 = {
+                      const err111 = {
                         instancePath: instancePath + '/data/relationships/phoneNumber/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf/1/type',
@@ -6918,9 +7024,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err109];
+                        vErrors = [err111];
                       } else {
-                        vErrors.push(err109);
+                        vErrors.push(err111);
                       }
                       errors++;
                     }
@@ -6928,7 +7034,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid20 = valid20 || _valid7;
                   }
                   if (!valid20) {
-                    const err110 = {
+                    const err112 = {
                       instancePath: instancePath + '/data/relationships/phoneNumber/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/phoneNumber/properties/data/anyOf',
@@ -6937,9 +7043,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err110];
+                      vErrors = [err112];
                     } else {
-                      vErrors.push(err110);
+                      vErrors.push(err112);
                     }
                     errors++;
                   } else {
@@ -6956,7 +7062,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data40.meta !== undefined) {
                   let data45 = data40.meta;
                   if (!(data45 && typeof data45 == 'object' && !Array.isArray(data45))) {
-                    const err111 = {
+                    const err113 = {
                       instancePath: instancePath + '/data/relationships/phoneNumber/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/phoneNumber/properties/meta/type',
@@ -6965,15 +7071,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err111];
+                      vErrors = [err113];
                     } else {
-                      vErrors.push(err111);
+                      vErrors.push(err113);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err112 = {
+                const err114 = {
                   instancePath: instancePath + '/data/relationships/phoneNumber',
                   schemaPath: '#/properties/data/properties/relationships/properties/phoneNumber/type',
                   keyword: 'type',
@@ -6981,9 +7087,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err112];
+                  vErrors = [err114];
                 } else {
-                  vErrors.push(err112);
+                  vErrors.push(err114);
                 }
                 errors++;
               }
@@ -6992,7 +7098,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data46 = data21.prospect;
               if (data46 && typeof data46 == 'object' && !Array.isArray(data46)) {
                 if (data46.data === undefined) {
-                  const err113 = {
+                  const err115 = {
                     instancePath: instancePath + '/data/relationships/prospect',
                     schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
                     keyword: 'required',
@@ -7000,15 +7106,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err113];
+                    vErrors = [err115];
                   } else {
-                    vErrors.push(err113);
+                    vErrors.push(err115);
                   }
                   errors++;
                 }
                 for (const key11 in data46) {
                   if (!(key11 === 'data' || key11 === 'meta')) {
-                    const err114 = {
+                    const err116 = {
                       instancePath: instancePath + '/data/relationships/prospect',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
                       keyword: 'additionalProperties',
@@ -7016,9 +7122,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err114];
+                      vErrors = [err116];
                     } else {
-                      vErrors.push(err114);
+                      vErrors.push(err116);
                     }
                     errors++;
                   }
@@ -7029,7 +7135,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid24 = false;
                   const _errs141 = errors;
                   if (data47 !== null) {
-                    const err115 = {
+                    const err117 = {
                       instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/0/type',
@@ -7038,9 +7144,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err115];
+                      vErrors = [err117];
                     } else {
-                      vErrors.push(err115);
+                      vErrors.push(err117);
                     }
                     errors++;
                   }
@@ -7050,7 +7156,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs143 = errors;
                     if (data47 && typeof data47 == 'object' && !Array.isArray(data47)) {
                       if (data47.type === undefined) {
-                        const err116 = {
+                        const err118 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
@@ -7059,14 +7165,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err116];
+                          vErrors = [err118];
                         } else {
-                          vErrors.push(err116);
+                          vErrors.push(err118);
                         }
                         errors++;
                       }
                       if (data47.id === undefined) {
-                        const err117 = {
+                        const err119 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
@@ -7075,15 +7181,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err117];
+                          vErrors = [err119];
                         } else {
-                          vErrors.push(err117);
+                          vErrors.push(err119);
                         }
                         errors++;
                       }
                       for (const key12 in data47) {
                         if (!(key12 === 'type' || key12 === 'id' || key12 === 'meta')) {
-                          const err118 = {
+                          const err120 = {
                             instancePath: instancePath + '/data/relationships/prospect/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/additionalProperties',
@@ -7092,16 +7198,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err118];
+                            vErrors = [err120];
                           } else {
-                            vErrors.push(err118);
+                            vErrors.push(err120);
                           }
                           errors++;
                         }
                       }
                       if (data47.type !== undefined) {
                         if ('prospect' !== data47.type) {
-                          const err119 = {
+                          const err121 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/type/const',
@@ -7110,9 +7216,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err119];
+                            vErrors = [err121];
                           } else {
-                            vErrors.push(err119);
+                            vErrors.push(err121);
                           }
                           errors++;
                         }
@@ -7123,7 +7229,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid26 = false;
                         const _errs149 = errors;
                         if (!(typeof data49 == 'number' && !(data49 % 1) && !isNaN(data49) && isFinite(data49))) {
-                          const err120 = {
+                          const err122 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -7132,15 +7238,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err120];
+                            vErrors = [err122];
                           } else {
-                            vErrors.push(err120);
+                            vErrors.push(err122);
                           }
                           errors++;
                         }
                         if (typeof data49 == 'number' && isFinite(data49)) {
                           if (data49 > 9007199254740991 || isNaN(data49)) {
-                            const err121 = {
+                            const err123 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -7149,14 +7255,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err121];
+                              vErrors = [err123];
                             } else {
-                              vErrors.push(err121);
+                              vErrors.push(err123);
                             }
                             errors++;
                           }
                           if (data49 < 1 || isNaN(data49)) {
-                            const err122 = {
+                            const err124 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -7165,9 +7271,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err122];
+                              vErrors = [err124];
                             } else {
-                              vErrors.push(err122);
+                              vErrors.push(err124);
                             }
                             errors++;
                           }
@@ -7178,7 +7284,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs151 = errors;
                           if (typeof data49 === 'string') {
                             if (!pattern0.test(data49)) {
-                              const err123 = {
+                              const err125 = {
                                 instancePath: instancePath + '/data/relationships/prospect/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -7187,14 +7293,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err123];
+                                vErrors = [err125];
                               } else {
-                                vErrors.push(err123);
+                                vErrors.push(err125);
                               }
                               errors++;
                             }
                           } else {
-                            const err124 = {
+                            const err126 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -7203,9 +7309,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err124];
+                              vErrors = [err126];
                             } else {
-                              vErrors.push(err124);
+                              vErrors.push(err126);
                             }
                             errors++;
                           }
@@ -7213,7 +7319,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid26 = valid26 || _valid10;
                         }
                         if (!valid26) {
-                          const err125 = {
+                          const err127 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf',
@@ -7222,9 +7328,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err125];
+                            vErrors = [err127];
                           } else {
-                            vErrors.push(err125);
+                            vErrors.push(err127);
                           }
                           errors++;
                         } else {
@@ -7241,7 +7347,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data47.meta !== undefined) {
                         let data50 = data47.meta;
                         if (!(data50 && typeof data50 == 'object' && !Array.isArray(data50))) {
-                          const err126 = {
+                          const err128 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/meta/type',
@@ -7250,15 +7356,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err126];
+                            vErrors = [err128];
                           } else {
-                            vErrors.push(err126);
+                            vErrors.push(err128);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err127 = {
+                      const err129 = {
                         instancePath: instancePath + '/data/relationships/prospect/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/type',
@@ -7267,9 +7373,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err127];
+                        vErrors = [err129];
                       } else {
-                        vErrors.push(err127);
+                        vErrors.push(err129);
                       }
                       errors++;
                     }
@@ -7277,7 +7383,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid24 = valid24 || _valid9;
                   }
                   if (!valid24) {
-                    const err128 = {
+                    const err130 = {
                       instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf',
@@ -7286,9 +7392,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err128];
+                      vErrors = [err130];
                     } else {
-                      vErrors.push(err128);
+                      vErrors.push(err130);
                     }
                     errors++;
                   } else {
@@ -7305,7 +7411,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data46.meta !== undefined) {
                   let data51 = data46.meta;
                   if (!(data51 && typeof data51 == 'object' && !Array.isArray(data51))) {
-                    const err129 = {
+                    const err131 = {
                       instancePath: instancePath + '/data/relationships/prospect/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
                       keyword: 'type',
@@ -7313,15 +7419,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err129];
+                      vErrors = [err131];
                     } else {
-                      vErrors.push(err129);
+                      vErrors.push(err131);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err130 = {
+                const err132 = {
                   instancePath: instancePath + '/data/relationships/prospect',
                   schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
                   keyword: 'type',
@@ -7329,9 +7435,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err130];
+                  vErrors = [err132];
                 } else {
-                  vErrors.push(err130);
+                  vErrors.push(err132);
                 }
                 errors++;
               }
@@ -7340,7 +7446,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data52 = data21.sequence;
               if (data52 && typeof data52 == 'object' && !Array.isArray(data52)) {
                 if (data52.data === undefined) {
-                  const err131 = {
+                  const err133 = {
                     instancePath: instancePath + '/data/relationships/sequence',
                     schemaPath: '#/properties/data/properties/relationships/properties/sequence/required',
                     keyword: 'required',
@@ -7348,15 +7454,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err131];
+                    vErrors = [err133];
                   } else {
-                    vErrors.push(err131);
+                    vErrors.push(err133);
                   }
                   errors++;
                 }
                 for (const key13 in data52) {
                   if (!(key13 === 'data' || key13 === 'meta')) {
-                    const err132 = {
+                    const err134 = {
                       instancePath: instancePath + '/data/relationships/sequence',
                       schemaPath: '#/properties/data/properties/relationships/properties/sequence/additionalProperties',
                       keyword: 'additionalProperties',
@@ -7364,9 +7470,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err132];
+                      vErrors = [err134];
                     } else {
-                      vErrors.push(err132);
+                      vErrors.push(err134);
                     }
                     errors++;
                   }
@@ -7377,7 +7483,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid28 = false;
                   const _errs162 = errors;
                   if (data53 !== null) {
-                    const err133 = {
+                    const err135 = {
                       instancePath: instancePath + '/data/relationships/sequence/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/0/type',
@@ -7386,9 +7492,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err133];
+                      vErrors = [err135];
                     } else {
-                      vErrors.push(err133);
+                      vErrors.push(err135);
                     }
                     errors++;
                   }
@@ -7398,7 +7504,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs164 = errors;
                     if (data53 && typeof data53 == 'object' && !Array.isArray(data53)) {
                       if (data53.type === undefined) {
-                        const err134 = {
+                        const err136 = {
                           instancePath: instancePath + '/data/relationships/sequence/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/required',
@@ -7407,14 +7513,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err134];
+                          vErrors = [err136];
                         } else {
-                          vErrors.push(err134);
+                          vErrors.push(err136);
                         }
                         errors++;
                       }
                       if (data53.id === undefined) {
-                        const err135 = {
+                        const err137 = {
                           instancePath: instancePath + '/data/relationships/sequence/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/required',
@@ -7423,15 +7529,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err135];
+                          vErrors = [err137];
                         } else {
-                          vErrors.push(err135);
+                          vErrors.push(err137);
                         }
                         errors++;
                       }
                       for (const key14 in data53) {
                         if (!(key14 === 'type' || key14 === 'id' || key14 === 'meta')) {
-                          const err136 = {
+                          const err138 = {
                             instancePath: instancePath + '/data/relationships/sequence/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/additionalProperties',
@@ -7440,16 +7546,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err136];
+                            vErrors = [err138];
                           } else {
-                            vErrors.push(err136);
+                            vErrors.push(err138);
                           }
                           errors++;
                         }
                       }
                       if (data53.type !== undefined) {
                         if ('sequence' !== data53.type) {
-                          const err137 = {
+                          const err139 = {
                             instancePath: instancePath + '/data/relationships/sequence/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/type/const',
@@ -7458,9 +7564,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err137];
+                            vErrors = [err139];
                           } else {
-                            vErrors.push(err137);
+                            vErrors.push(err139);
                           }
                           errors++;
                         }
@@ -7471,7 +7577,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid30 = false;
                         const _errs170 = errors;
                         if (!(typeof data55 == 'number' && !(data55 % 1) && !isNaN(data55) && isFinite(data55))) {
-                          const err138 = {
+                          const err140 = {
                             instancePath: instancePath + '/data/relationships/sequence/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -7480,15 +7586,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err138];
+                            vErrors = [err140];
                           } else {
-                            vErrors.push(err138);
+                            vErrors.push(err140);
                           }
                           errors++;
                         }
                         if (typeof data55 == 'number' && isFinite(data55)) {
                           if (data55 > 9007199254740991 || isNaN(data55)) {
-                            const err139 = {
+                            const err141 = {
                               instancePath: instancePath + '/data/relationships/sequence/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -7497,14 +7603,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err139];
+                              vErrors = [err141];
                             } else {
-                              vErrors.push(err139);
+                              vErrors.push(err141);
                             }
                             errors++;
                           }
                           if (data55 < 1 || isNaN(data55)) {
-                            const err140 = {
+                            const err142 = {
                               instancePath: instancePath + '/data/relationships/sequence/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -7513,9 +7619,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err140];
+                              vErrors = [err142];
                             } else {
-                              vErrors.push(err140);
+                              vErrors.push(err142);
                             }
                             errors++;
                           }
@@ -7526,7 +7632,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs172 = errors;
                           if (typeof data55 === 'string') {
                             if (!pattern0.test(data55)) {
-                              const err141 = {
+                              const err143 = {
                                 instancePath: instancePath + '/data/relationships/sequence/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -7535,14 +7641,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err141];
+                                vErrors = [err143];
                               } else {
-                                vErrors.push(err141);
+                                vErrors.push(err143);
                               }
                               errors++;
                             }
                           } else {
-                            const err142 = {
+                            const err144 = {
                               instancePath: instancePath + '/data/relationships/sequence/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -7551,9 +7657,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err142];
+                              vErrors = [err144];
                             } else {
-                              vErrors.push(err142);
+                              vErrors.push(err144);
                             }
                             errors++;
                           }
@@ -7561,7 +7667,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid30 = valid30 || _valid12;
                         }
                         if (!valid30) {
-                          const err143 = {
+                          const err145 = {
                             instancePath: instancePath + '/data/relationships/sequence/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/id/anyOf',
@@ -7570,9 +7676,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err143];
+                            vErrors = [err145];
                           } else {
-                            vErrors.push(err143);
+                            vErrors.push(err145);
                           }
                           errors++;
                         } else {
@@ -7589,7 +7695,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data53.meta !== undefined) {
                         let data56 = data53.meta;
                         if (!(data56 && typeof data56 == 'object' && !Array.isArray(data56))) {
-                          const err144 = {
+                          const err146 = {
                             instancePath: instancePath + '/data/relationships/sequence/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/properties/meta/type',
@@ -7598,15 +7704,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err144];
+                            vErrors = [err146];
                           } else {
-                            vErrors.push(err144);
+                            vErrors.push(err146);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err145 = {
+                      const err147 = {
                         instancePath: instancePath + '/data/relationships/sequence/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf/1/type',
@@ -7615,9 +7721,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err145];
+                        vErrors = [err147];
                       } else {
-                        vErrors.push(err145);
+                        vErrors.push(err147);
                       }
                       errors++;
                     }
@@ -7625,7 +7731,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid28 = valid28 || _valid11;
                   }
                   if (!valid28) {
-                    const err146 = {
+                    const err148 = {
                       instancePath: instancePath + '/data/relationships/sequence/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/sequence/properties/data/anyOf',
@@ -7634,9 +7740,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err146];
+                      vErrors = [err148];
                     } else {
-                      vErrors.push(err146);
+                      vErrors.push(err148);
                     }
                     errors++;
                   } else {
@@ -7653,7 +7759,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data52.meta !== undefined) {
                   let data57 = data52.meta;
                   if (!(data57 && typeof data57 == 'object' && !Array.isArray(data57))) {
-                    const err147 = {
+                    const err149 = {
                       instancePath: instancePath + '/data/relationships/sequence/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/sequence/properties/meta/type',
                       keyword: 'type',
@@ -7661,15 +7767,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err147];
+                      vErrors = [err149];
                     } else {
-                      vErrors.push(err147);
+                      vErrors.push(err149);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err148 = {
+                const err150 = {
                   instancePath: instancePath + '/data/relationships/sequence',
                   schemaPath: '#/properties/data/properties/relationships/properties/sequence/type',
                   keyword: 'type',
@@ -7677,9 +7783,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err148];
+                  vErrors = [err150];
                 } else {
-                  vErrors.push(err148);
+                  vErrors.push(err150);
                 }
                 errors++;
               }
@@ -7688,7 +7794,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data58 = data21.sequenceState;
               if (data58 && typeof data58 == 'object' && !Array.isArray(data58)) {
                 if (data58.data === undefined) {
-                  const err149 = {
+                  const err151 = {
                     instancePath: instancePath + '/data/relationships/sequenceState',
                     schemaPath: '#/properties/data/properties/relationships/properties/sequenceState/required',
                     keyword: 'required',
@@ -7696,15 +7802,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err149];
+                    vErrors = [err151];
                   } else {
-                    vErrors.push(err149);
+                    vErrors.push(err151);
                   }
                   errors++;
                 }
                 for (const key15 in data58) {
                   if (!(key15 === 'data' || key15 === 'meta')) {
-                    const err150 = {
+                    const err152 = {
                       instancePath: instancePath + '/data/relationships/sequenceState',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/sequenceState/additionalProperties',
@@ -7713,9 +7819,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err150];
+                      vErrors = [err152];
                     } else {
-                      vErrors.push(err150);
+                      vErrors.push(err152);
                     }
                     errors++;
                   }
@@ -7726,7 +7832,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid32 = false;
                   const _errs183 = errors;
                   if (data59 !== null) {
-                    const err151 = {
+                    const err153 = {
                       instancePath: instancePath + '/data/relationships/sequenceState/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/0/type',
@@ -7735,9 +7841,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err151];
+                      vErrors = [err153];
                     } else {
-                      vErrors.push(err151);
+                      vErrors.push(err153);
                     }
                     errors++;
                   }
@@ -7747,7 +7853,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs185 = errors;
                     if (data59 && typeof data59 == 'object' && !Array.isArray(data59)) {
                       if (data59.type === undefined) {
-                        const err152 = {
+                        const err154 = {
                           instancePath: instancePath + '/data/relationships/sequenceState/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/required',
@@ -7756,14 +7862,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err152];
+                          vErrors = [err154];
                         } else {
-                          vErrors.push(err152);
+                          vErrors.push(err154);
                         }
                         errors++;
                       }
                       if (data59.id === undefined) {
-                        const err153 = {
+                        const err155 = {
                           instancePath: instancePath + '/data/relationships/sequenceState/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/required',
@@ -7772,15 +7878,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err153];
+                          vErrors = [err155];
                         } else {
-                          vErrors.push(err153);
+                          vErrors.push(err155);
                         }
                         errors++;
                       }
                       for (const key16 in data59) {
                         if (!(key16 === 'type' || key16 === 'id' || key16 === 'meta')) {
-                          const err154 = {
+                          const err156 = {
                             instancePath: instancePath + '/data/relationships/sequenceState/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/additionalProperties',
@@ -7789,16 +7895,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err154];
+                            vErrors = [err156];
                           } else {
-                            vErrors.push(err154);
+                            vErrors.push(err156);
                           }
                           errors++;
                         }
                       }
                       if (data59.type !== undefined) {
                         if ('sequenceState' !== data59.type) {
-                          const err155 = {
+                          const err157 = {
                             instancePath: instancePath + '/data/relationships/sequenceState/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/type/const',
@@ -7807,9 +7913,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err155];
+                            vErrors = [err157];
                           } else {
-                            vErrors.push(err155);
+                            vErrors.push(err157);
                           }
                           errors++;
                         }
@@ -7820,7 +7926,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid34 = false;
                         const _errs191 = errors;
                         if (!(typeof data61 == 'number' && !(data61 % 1) && !isNaN(data61) && isFinite(data61))) {
-                          const err156 = {
+                          const err158 = {
                             instancePath: instancePath + '/data/relationships/sequenceState/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -7829,15 +7935,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err156];
+                            vErrors = [err158];
                           } else {
-                            vErrors.push(err156);
+                            vErrors.push(err158);
                           }
                           errors++;
                         }
                         if (typeof data61 == 'number' && isFinite(data61)) {
                           if (data61 > 9007199254740991 || isNaN(data61)) {
-                            const err157 = {
+                            const err159 = {
                               instancePath: instancePath + '/data/relationships/sequenceState/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -7846,14 +7952,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err157];
+                              vErrors = [err159];
                             } else {
-                              vErrors.push(err157);
+                              vErrors.push(err159);
                             }
                             errors++;
                           }
                           if (data61 < 1 || isNaN(data61)) {
-                            const err158 = {
+                            const err160 = {
                               instancePath: instancePath + '/data/relationships/sequenceState/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -7862,9 +7968,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err158];
+                              vErrors = [err160];
                             } else {
-                              vErrors.push(err158);
+                              vErrors.push(err160);
                             }
                             errors++;
                           }
@@ -7875,7 +7981,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs193 = errors;
                           if (typeof data61 === 'string') {
                             if (!pattern0.test(data61)) {
-                              const err159 = {
+                              const err161 = {
                                 instancePath: instancePath + '/data/relationships/sequenceState/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -7884,14 +7990,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err159];
+                                vErrors = [err161];
                               } else {
-                                vErrors.push(err159);
+                                vErrors.push(err161);
                               }
                               errors++;
                             }
                           } else {
-                            const err160 = {
+                            const err162 = {
                               instancePath: instancePath + '/data/relationships/sequenceState/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -7900,9 +8006,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err160];
+                              vErrors = [err162];
                             } else {
-                              vErrors.push(err160);
+                              vErrors.push(err162);
                             }
                             errors++;
                           }
@@ -7910,7 +8016,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid34 = valid34 || _valid14;
                         }
                         if (!valid34) {
-                          const err161 = {
+                          const err163 = {
                             instancePath: instancePath + '/data/relationships/sequenceState/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/id/anyOf',
@@ -7919,9 +8025,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err161];
+                            vErrors = [err163];
                           } else {
-                            vErrors.push(err161);
+                            vErrors.push(err163);
                           }
                           errors++;
                         } else {
@@ -7938,7 +8044,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data59.meta !== undefined) {
                         let data62 = data59.meta;
                         if (!(data62 && typeof data62 == 'object' && !Array.isArray(data62))) {
-                          const err162 = {
+                          const err164 = {
                             instancePath: instancePath + '/data/relationships/sequenceState/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/properties/meta/type',
@@ -7947,15 +8053,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err162];
+                            vErrors = [err164];
                           } else {
-                            vErrors.push(err162);
+                            vErrors.push(err164);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err163 = {
+                      const err165 = {
                         instancePath: instancePath + '/data/relationships/sequenceState/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf/1/type',
@@ -7964,9 +8070,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err163];
+                        vErrors = [err165];
                       } else {
-                        vErrors.push(err163);
+                        vErrors.push(err165);
                       }
                       errors++;
                     }
@@ -7974,7 +8080,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid32 = valid32 || _valid13;
                   }
                   if (!valid32) {
-                    const err164 = {
+                    const err166 = {
                       instancePath: instancePath + '/data/relationships/sequenceState/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/sequenceState/properties/data/anyOf',
@@ -7983,9 +8089,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err164];
+                      vErrors = [err166];
                     } else {
-                      vErrors.push(err164);
+                      vErrors.push(err166);
                     }
                     errors++;
                   } else {
@@ -8002,7 +8108,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data58.meta !== undefined) {
                   let data63 = data58.meta;
                   if (!(data63 && typeof data63 == 'object' && !Array.isArray(data63))) {
-                    const err165 = {
+                    const err167 = {
                       instancePath: instancePath + '/data/relationships/sequenceState/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/sequenceState/properties/meta/type',
@@ -8011,15 +8117,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err165];
+                      vErrors = [err167];
                     } else {
-                      vErrors.push(err165);
+                      vErrors.push(err167);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err166 = {
+                const err168 = {
                   instancePath: instancePath + '/data/relationships/sequenceState',
                   schemaPath: '#/properties/data/properties/relationships/properties/sequenceState/type',
                   keyword: 'type',
@@ -8027,9 +8133,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err166];
+                  vErrors = [err168];
                 } else {
-                  vErrors.push(err166);
+                  vErrors.push(err168);
                 }
                 errors++;
               }
@@ -8038,7 +8144,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data64 = data21.sequenceStep;
               if (data64 && typeof data64 == 'object' && !Array.isArray(data64)) {
                 if (data64.data === undefined) {
-                  const err167 = {
+                  const err169 = {
                     instancePath: instancePath + '/data/relationships/sequenceStep',
                     schemaPath: '#/properties/data/properties/relationships/properties/sequenceStep/required',
                     keyword: 'required',
@@ -8046,15 +8152,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err167];
+                    vErrors = [err169];
                   } else {
-                    vErrors.push(err167);
+                    vErrors.push(err169);
                   }
                   errors++;
                 }
                 for (const key17 in data64) {
                   if (!(key17 === 'data' || key17 === 'meta')) {
-                    const err168 = {
+                    const err170 = {
                       instancePath: instancePath + '/data/relationships/sequenceStep',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/sequenceStep/additionalProperties',
@@ -8063,9 +8169,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err168];
+                      vErrors = [err170];
                     } else {
-                      vErrors.push(err168);
+                      vErrors.push(err170);
                     }
                     errors++;
                   }
@@ -8076,7 +8182,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid36 = false;
                   const _errs204 = errors;
                   if (data65 !== null) {
-                    const err169 = {
+                    const err171 = {
                       instancePath: instancePath + '/data/relationships/sequenceStep/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/0/type',
@@ -8085,9 +8191,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err169];
+                      vErrors = [err171];
                     } else {
-                      vErrors.push(err169);
+                      vErrors.push(err171);
                     }
                     errors++;
                   }
@@ -8097,7 +8203,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs206 = errors;
                     if (data65 && typeof data65 == 'object' && !Array.isArray(data65)) {
                       if (data65.type === undefined) {
-                        const err170 = {
+                        const err172 = {
                           instancePath: instancePath + '/data/relationships/sequenceStep/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/required',
@@ -8106,14 +8212,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err170];
+                          vErrors = [err172];
                         } else {
-                          vErrors.push(err170);
+                          vErrors.push(err172);
                         }
                         errors++;
                       }
                       if (data65.id === undefined) {
-                        const err171 = {
+                        const err173 = {
                           instancePath: instancePath + '/data/relationships/sequenceStep/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/required',
@@ -8122,15 +8228,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err171];
+                          vErrors = [err173];
                         } else {
-                          vErrors.push(err171);
+                          vErrors.push(err173);
                         }
                         errors++;
                       }
                       for (const key18 in data65) {
                         if (!(key18 === 'type' || key18 === 'id' || key18 === 'meta')) {
-                          const err172 = {
+                          const err174 = {
                             instancePath: instancePath + '/data/relationships/sequenceStep/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/additionalProperties',
@@ -8139,16 +8245,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err172];
+                            vErrors = [err174];
                           } else {
-                            vErrors.push(err172);
+                            vErrors.push(err174);
                           }
                           errors++;
                         }
                       }
                       if (data65.type !== undefined) {
                         if ('sequenceStep' !== data65.type) {
-                          const err173 = {
+                          const err175 = {
                             instancePath: instancePath + '/data/relationships/sequenceStep/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/type/const',
@@ -8157,9 +8263,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err173];
+                            vErrors = [err175];
                           } else {
-                            vErrors.push(err173);
+                            vErrors.push(err175);
                           }
                           errors++;
                         }
@@ -8170,7 +8276,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid38 = false;
                         const _errs212 = errors;
                         if (!(typeof data67 == 'number' && !(data67 % 1) && !isNaN(data67) && isFinite(data67))) {
-                          const err174 = {
+                          const err176 = {
                             instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -8179,15 +8285,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err174];
+                            vErrors = [err176];
                           } else {
-                            vErrors.push(err174);
+                            vErrors.push(err176);
                           }
                           errors++;
                         }
                         if (typeof data67 == 'number' && isFinite(data67)) {
                           if (data67 > 9007199254740991 || isNaN(data67)) {
-                            const err175 = {
+                            const err177 = {
                               instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -8196,14 +8302,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err175];
+                              vErrors = [err177];
                             } else {
-                              vErrors.push(err175);
+                              vErrors.push(err177);
                             }
                             errors++;
                           }
                           if (data67 < 1 || isNaN(data67)) {
-                            const err176 = {
+                            const err178 = {
                               instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -8212,9 +8318,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err176];
+                              vErrors = [err178];
                             } else {
-                              vErrors.push(err176);
+                              vErrors.push(err178);
                             }
                             errors++;
                           }
@@ -8225,7 +8331,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs214 = errors;
                           if (typeof data67 === 'string') {
                             if (!pattern0.test(data67)) {
-                              const err177 = {
+                              const err179 = {
                                 instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -8234,14 +8340,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err177];
+                                vErrors = [err179];
                               } else {
-                                vErrors.push(err177);
+                                vErrors.push(err179);
                               }
                               errors++;
                             }
                           } else {
-                            const err178 = {
+                            const err180 = {
                               instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -8250,9 +8356,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err178];
+                              vErrors = [err180];
                             } else {
-                              vErrors.push(err178);
+                              vErrors.push(err180);
                             }
                             errors++;
                           }
@@ -8260,7 +8366,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid38 = valid38 || _valid16;
                         }
                         if (!valid38) {
-                          const err179 = {
+                          const err181 = {
                             instancePath: instancePath + '/data/relationships/sequenceStep/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/id/anyOf',
@@ -8269,9 +8375,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err179];
+                            vErrors = [err181];
                           } else {
-                            vErrors.push(err179);
+                            vErrors.push(err181);
                           }
                           errors++;
                         } else {
@@ -8288,7 +8394,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data65.meta !== undefined) {
                         let data68 = data65.meta;
                         if (!(data68 && typeof data68 == 'object' && !Array.isArray(data68))) {
-                          const err180 = {
+                          const err182 = {
                             instancePath: instancePath + '/data/relationships/sequenceStep/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/properties/meta/type',
@@ -8297,15 +8403,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err180];
+                            vErrors = [err182];
                           } else {
-                            vErrors.push(err180);
+                            vErrors.push(err182);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err181 = {
+                      const err183 = {
                         instancePath: instancePath + '/data/relationships/sequenceStep/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf/1/type',
@@ -8314,9 +8420,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err181];
+                        vErrors = [err183];
                       } else {
-                        vErrors.push(err181);
+                        vErrors.push(err183);
                       }
                       errors++;
                     }
@@ -8324,7 +8430,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid36 = valid36 || _valid15;
                   }
                   if (!valid36) {
-                    const err182 = {
+                    const err184 = {
                       instancePath: instancePath + '/data/relationships/sequenceStep/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/sequenceStep/properties/data/anyOf',
@@ -8333,9 +8439,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err182];
+                      vErrors = [err184];
                     } else {
-                      vErrors.push(err182);
+                      vErrors.push(err184);
                     }
                     errors++;
                   } else {
@@ -8352,7 +8458,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data64.meta !== undefined) {
                   let data69 = data64.meta;
                   if (!(data69 && typeof data69 == 'object' && !Array.isArray(data69))) {
-                    const err183 = {
+                    const err185 = {
                       instancePath: instancePath + '/data/relationships/sequenceStep/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/sequenceStep/properties/meta/type',
@@ -8361,15 +8467,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err183];
+                      vErrors = [err185];
                     } else {
-                      vErrors.push(err183);
+                      vErrors.push(err185);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err184 = {
+                const err186 = {
                   instancePath: instancePath + '/data/relationships/sequenceStep',
                   schemaPath: '#/properties/data/properties/relationships/properties/sequenceStep/type',
                   keyword: 'type',
@@ -8377,9 +8483,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err184];
+                  vErrors = [err186];
                 } else {
-                  vErrors.push(err184);
+                  vErrors.push(err186);
                 }
                 errors++;
               }
@@ -8388,7 +8494,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data70 = data21.task;
               if (data70 && typeof data70 == 'object' && !Array.isArray(data70)) {
                 if (data70.data === undefined) {
-                  const err185 = {
+                  const err187 = {
                     instancePath: instancePath + '/data/relationships/task',
                     schemaPath: '#/properties/data/properties/relationships/properties/task/required',
                     keyword: 'required',
@@ -8396,15 +8502,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err185];
+                    vErrors = [err187];
                   } else {
-                    vErrors.push(err185);
+                    vErrors.push(err187);
                   }
                   errors++;
                 }
                 for (const key19 in data70) {
                   if (!(key19 === 'data' || key19 === 'meta')) {
-                    const err186 = {
+                    const err188 = {
                       instancePath: instancePath + '/data/relationships/task',
                       schemaPath: '#/properties/data/properties/relationships/properties/task/additionalProperties',
                       keyword: 'additionalProperties',
@@ -8412,9 +8518,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err186];
+                      vErrors = [err188];
                     } else {
-                      vErrors.push(err186);
+                      vErrors.push(err188);
                     }
                     errors++;
                   }
@@ -8425,7 +8531,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid40 = false;
                   const _errs225 = errors;
                   if (data71 !== null) {
-                    const err187 = {
+                    const err189 = {
                       instancePath: instancePath + '/data/relationships/task/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/0/type',
@@ -8434,9 +8540,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err187];
+                      vErrors = [err189];
                     } else {
-                      vErrors.push(err187);
+                      vErrors.push(err189);
                     }
                     errors++;
                   }
@@ -8446,7 +8552,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs227 = errors;
                     if (data71 && typeof data71 == 'object' && !Array.isArray(data71)) {
                       if (data71.type === undefined) {
-                        const err188 = {
+                        const err190 = {
                           instancePath: instancePath + '/data/relationships/task/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
@@ -8455,14 +8561,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err188];
+                          vErrors = [err190];
                         } else {
-                          vErrors.push(err188);
+                          vErrors.push(err190);
                         }
                         errors++;
                       }
                       if (data71.id === undefined) {
-                        const err189 = {
+                        const err191 = {
                           instancePath: instancePath + '/data/relationships/task/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
@@ -8471,15 +8577,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err189];
+                          vErrors = [err191];
                         } else {
-                          vErrors.push(err189);
+                          vErrors.push(err191);
                         }
                         errors++;
                       }
                       for (const key20 in data71) {
                         if (!(key20 === 'type' || key20 === 'id' || key20 === 'meta')) {
-                          const err190 = {
+                          const err192 = {
                             instancePath: instancePath + '/data/relationships/task/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/additionalProperties',
@@ -8488,16 +8594,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err190];
+                            vErrors = [err192];
                           } else {
-                            vErrors.push(err190);
+                            vErrors.push(err192);
                           }
                           errors++;
                         }
                       }
                       if (data71.type !== undefined) {
                         if ('task' !== data71.type) {
-                          const err191 = {
+                          const err193 = {
                             instancePath: instancePath + '/data/relationships/task/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/type/const',
@@ -8506,9 +8612,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err191];
+                            vErrors = [err193];
                           } else {
-                            vErrors.push(err191);
+                            vErrors.push(err193);
                           }
                           errors++;
                         }
@@ -8519,7 +8625,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid42 = false;
                         const _errs233 = errors;
                         if (!(typeof data73 == 'number' && !(data73 % 1) && !isNaN(data73) && isFinite(data73))) {
-                          const err192 = {
+                          const err194 = {
                             instancePath: instancePath + '/data/relationships/task/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -8528,15 +8634,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err192];
+                            vErrors = [err194];
                           } else {
-                            vErrors.push(err192);
+                            vErrors.push(err194);
                           }
                           errors++;
                         }
                         if (typeof data73 == 'number' && isFinite(data73)) {
                           if (data73 > 9007199254740991 || isNaN(data73)) {
-                            const err193 = {
+                            const err195 = {
                               instancePath: instancePath + '/data/relationships/task/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -8545,14 +8651,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err193];
+                              vErrors = [err195];
                             } else {
-                              vErrors.push(err193);
+                              vErrors.push(err195);
                             }
                             errors++;
                           }
                           if (data73 < 1 || isNaN(data73)) {
-                            const err194 = {
+                            const err196 = {
                               instancePath: instancePath + '/data/relationships/task/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -8561,9 +8667,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err194];
+                              vErrors = [err196];
                             } else {
-                              vErrors.push(err194);
+                              vErrors.push(err196);
                             }
                             errors++;
                           }
@@ -8574,7 +8680,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs235 = errors;
                           if (typeof data73 === 'string') {
                             if (!pattern0.test(data73)) {
-                              const err195 = {
+                              const err197 = {
                                 instancePath: instancePath + '/data/relationships/task/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -8583,14 +8689,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err195];
+                                vErrors = [err197];
                               } else {
-                                vErrors.push(err195);
+                                vErrors.push(err197);
                               }
                               errors++;
                             }
                           } else {
-                            const err196 = {
+                            const err198 = {
                               instancePath: instancePath + '/data/relationships/task/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -8599,9 +8705,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err196];
+                              vErrors = [err198];
                             } else {
-                              vErrors.push(err196);
+                              vErrors.push(err198);
                             }
                             errors++;
                           }
@@ -8609,7 +8715,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid42 = valid42 || _valid18;
                         }
                         if (!valid42) {
-                          const err197 = {
+                          const err199 = {
                             instancePath: instancePath + '/data/relationships/task/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf',
@@ -8618,9 +8724,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err197];
+                            vErrors = [err199];
                           } else {
-                            vErrors.push(err197);
+                            vErrors.push(err199);
                           }
                           errors++;
                         } else {
@@ -8637,7 +8743,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data71.meta !== undefined) {
                         let data74 = data71.meta;
                         if (!(data74 && typeof data74 == 'object' && !Array.isArray(data74))) {
-                          const err198 = {
+                          const err200 = {
                             instancePath: instancePath + '/data/relationships/task/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/meta/type',
@@ -8646,15 +8752,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err198];
+                            vErrors = [err200];
                           } else {
-                            vErrors.push(err198);
+                            vErrors.push(err200);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err199 = {
+                      const err201 = {
                         instancePath: instancePath + '/data/relationships/task/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/type',
@@ -8663,9 +8769,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err199];
+                        vErrors = [err201];
                       } else {
-                        vErrors.push(err199);
+                        vErrors.push(err201);
                       }
                       errors++;
                     }
@@ -8673,7 +8779,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid40 = valid40 || _valid17;
                   }
                   if (!valid40) {
-                    const err200 = {
+                    const err202 = {
                       instancePath: instancePath + '/data/relationships/task/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/task/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -8681,9 +8787,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err200];
+                      vErrors = [err202];
                     } else {
-                      vErrors.push(err200);
+                      vErrors.push(err202);
                     }
                     errors++;
                   } else {
@@ -8700,7 +8806,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data70.meta !== undefined) {
                   let data75 = data70.meta;
                   if (!(data75 && typeof data75 == 'object' && !Array.isArray(data75))) {
-                    const err201 = {
+                    const err203 = {
                       instancePath: instancePath + '/data/relationships/task/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/task/properties/meta/type',
                       keyword: 'type',
@@ -8708,15 +8814,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err201];
+                      vErrors = [err203];
                     } else {
-                      vErrors.push(err201);
+                      vErrors.push(err203);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err202 = {
+                const err204 = {
                   instancePath: instancePath + '/data/relationships/task',
                   schemaPath: '#/properties/data/properties/relationships/properties/task/type',
                   keyword: 'type',
@@ -8724,9 +8830,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err202];
+                  vErrors = [err204];
                 } else {
-                  vErrors.push(err202);
+                  vErrors.push(err204);
                 }
                 errors++;
               }
@@ -8735,7 +8841,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data76 = data21.user;
               if (data76 && typeof data76 == 'object' && !Array.isArray(data76)) {
                 if (data76.data === undefined) {
-                  const err203 = {
+                  const err205 = {
                     instancePath: instancePath + '/data/relationships/user',
                     schemaPath: '#/properties/data/properties/relationships/properties/user/required',
                     keyword: 'required',
@@ -8743,15 +8849,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err203];
+                    vErrors = [err205];
                   } else {
-                    vErrors.push(err203);
+                    vErrors.push(err205);
                   }
                   errors++;
                 }
                 for (const key21 in data76) {
                   if (!(key21 === 'data' || key21 === 'meta')) {
-                    const err204 = {
+                    const err206 = {
                       instancePath: instancePath + '/data/relationships/user',
                       schemaPath: '#/properties/data/properties/relationships/properties/user/additionalProperties',
                       keyword: 'additionalProperties',
@@ -8759,9 +8865,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err204];
+                      vErrors = [err206];
                     } else {
-                      vErrors.push(err204);
+                      vErrors.push(err206);
                     }
                     errors++;
                   }
@@ -8772,7 +8878,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid44 = false;
                   const _errs246 = errors;
                   if (data77 !== null) {
-                    const err205 = {
+                    const err207 = {
                       instancePath: instancePath + '/data/relationships/user/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/0/type',
@@ -8781,9 +8887,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err205];
+                      vErrors = [err207];
                     } else {
-                      vErrors.push(err205);
+                      vErrors.push(err207);
                     }
                     errors++;
                   }
@@ -8793,7 +8899,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs248 = errors;
                     if (data77 && typeof data77 == 'object' && !Array.isArray(data77)) {
                       if (data77.type === undefined) {
-                        const err206 = {
+                        const err208 = {
                           instancePath: instancePath + '/data/relationships/user/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
@@ -8802,14 +8908,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err206];
+                          vErrors = [err208];
                         } else {
-                          vErrors.push(err206);
+                          vErrors.push(err208);
                         }
                         errors++;
                       }
                       if (data77.id === undefined) {
-                        const err207 = {
+                        const err209 = {
                           instancePath: instancePath + '/data/relationships/user/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
@@ -8818,15 +8924,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err207];
+                          vErrors = [err209];
                         } else {
-                          vErrors.push(err207);
+                          vErrors.push(err209);
                         }
                         errors++;
                       }
                       for (const key22 in data77) {
                         if (!(key22 === 'type' || key22 === 'id' || key22 === 'meta')) {
-                          const err208 = {
+                          const err210 = {
                             instancePath: instancePath + '/data/relationships/user/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/additionalProperties',
@@ -8835,16 +8941,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err208];
+                            vErrors = [err210];
                           } else {
-                            vErrors.push(err208);
+                            vErrors.push(err210);
                           }
                           errors++;
                         }
                       }
                       if (data77.type !== undefined) {
                         if ('user' !== data77.type) {
-                          const err209 = {
+                          const err211 = {
                             instancePath: instancePath + '/data/relationships/user/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/type/const',
@@ -8853,9 +8959,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err209];
+                            vErrors = [err211];
                           } else {
-                            vErrors.push(err209);
+                            vErrors.push(err211);
                           }
                           errors++;
                         }
@@ -8866,7 +8972,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid46 = false;
                         const _errs254 = errors;
                         if (!(typeof data79 == 'number' && !(data79 % 1) && !isNaN(data79) && isFinite(data79))) {
-                          const err210 = {
+                          const err212 = {
                             instancePath: instancePath + '/data/relationships/user/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -8875,15 +8981,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err210];
+                            vErrors = [err212];
                           } else {
-                            vErrors.push(err210);
+                            vErrors.push(err212);
                           }
                           errors++;
                         }
                         if (typeof data79 == 'number' && isFinite(data79)) {
                           if (data79 > 9007199254740991 || isNaN(data79)) {
-                            const err211 = {
+                            const err213 = {
                               instancePath: instancePath + '/data/relationships/user/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -8892,14 +8998,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err211];
+                              vErrors = [err213];
                             } else {
-                              vErrors.push(err211);
+                              vErrors.push(err213);
                             }
                             errors++;
                           }
                           if (data79 < 1 || isNaN(data79)) {
-                            const err212 = {
+                            const err214 = {
                               instancePath: instancePath + '/data/relationships/user/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -8908,9 +9014,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err212];
+                              vErrors = [err214];
                             } else {
-                              vErrors.push(err212);
+                              vErrors.push(err214);
                             }
                             errors++;
                           }
@@ -8921,7 +9027,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs256 = errors;
                           if (typeof data79 === 'string') {
                             if (!pattern0.test(data79)) {
-                              const err213 = {
+                              const err215 = {
                                 instancePath: instancePath + '/data/relationships/user/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -8930,14 +9036,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err213];
+                                vErrors = [err215];
                               } else {
-                                vErrors.push(err213);
+                                vErrors.push(err215);
                               }
                               errors++;
                             }
                           } else {
-                            const err214 = {
+                            const err216 = {
                               instancePath: instancePath + '/data/relationships/user/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -8946,9 +9052,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err214];
+                              vErrors = [err216];
                             } else {
-                              vErrors.push(err214);
+                              vErrors.push(err216);
                             }
                             errors++;
                           }
@@ -8956,7 +9062,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid46 = valid46 || _valid20;
                         }
                         if (!valid46) {
-                          const err215 = {
+                          const err217 = {
                             instancePath: instancePath + '/data/relationships/user/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf',
@@ -8965,9 +9071,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err215];
+                            vErrors = [err217];
                           } else {
-                            vErrors.push(err215);
+                            vErrors.push(err217);
                           }
                           errors++;
                         } else {
@@ -8984,7 +9090,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data77.meta !== undefined) {
                         let data80 = data77.meta;
                         if (!(data80 && typeof data80 == 'object' && !Array.isArray(data80))) {
-                          const err216 = {
+                          const err218 = {
                             instancePath: instancePath + '/data/relationships/user/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/meta/type',
@@ -8993,15 +9099,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err216];
+                            vErrors = [err218];
                           } else {
-                            vErrors.push(err216);
+                            vErrors.push(err218);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err217 = {
+                      const err219 = {
                         instancePath: instancePath + '/data/relationships/user/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/type',
@@ -9010,9 +9116,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err217];
+                        vErrors = [err219];
                       } else {
-                        vErrors.push(err217);
+                        vErrors.push(err219);
                       }
                       errors++;
                     }
@@ -9020,7 +9126,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid44 = valid44 || _valid19;
                   }
                   if (!valid44) {
-                    const err218 = {
+                    const err220 = {
                       instancePath: instancePath + '/data/relationships/user/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/user/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -9028,9 +9134,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err218];
+                      vErrors = [err220];
                     } else {
-                      vErrors.push(err218);
+                      vErrors.push(err220);
                     }
                     errors++;
                   } else {
@@ -9047,7 +9153,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data76.meta !== undefined) {
                   let data81 = data76.meta;
                   if (!(data81 && typeof data81 == 'object' && !Array.isArray(data81))) {
-                    const err219 = {
+                    const err221 = {
                       instancePath: instancePath + '/data/relationships/user/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/user/properties/meta/type',
                       keyword: 'type',
@@ -9055,15 +9161,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err219];
+                      vErrors = [err221];
                     } else {
-                      vErrors.push(err219);
+                      vErrors.push(err221);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err220 = {
+                const err222 = {
                   instancePath: instancePath + '/data/relationships/user',
                   schemaPath: '#/properties/data/properties/relationships/properties/user/type',
                   keyword: 'type',
@@ -9071,53 +9177,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err220];
+                  vErrors = [err222];
                 } else {
-                  vErrors.push(err220);
+                  vErrors.push(err222);
                 }
                 errors++;
               }
             }
           } else {
-            const err221 = {
+            const err223 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err221];
-            } else {
-              vErrors.push(err221);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data82 = data0.meta;
-          if (!(data82 && typeof data82 == 'object' && !Array.isArray(data82))) {
-            const err222 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err222];
-            } else {
-              vErrors.push(err222);
-            }
-            errors++;
-          }
-        }
-        if (data0.links !== undefined) {
-          let data83 = data0.links;
-          if (!(data83 && typeof data83 == 'object' && !Array.isArray(data83))) {
-            const err223 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -9130,8 +9200,44 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.meta !== undefined) {
+          let data82 = data0.meta;
+          if (!(data82 && typeof data82 == 'object' && !Array.isArray(data82))) {
+            const err224 = {
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err224];
+            } else {
+              vErrors.push(err224);
+            }
+            errors++;
+          }
+        }
+        if (data0.links !== undefined) {
+          let data83 = data0.links;
+          if (!(data83 && typeof data83 == 'object' && !Array.isArray(data83))) {
+            const err225 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err225];
+            } else {
+              vErrors.push(err225);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err224 = {
+        const err226 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -9139,15 +9245,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err224];
+          vErrors = [err226];
         } else {
-          vErrors.push(err224);
+          vErrors.push(err226);
         }
         errors++;
       }
     }
   } else {
-    const err225 = {
+    const err227 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -9155,9 +9261,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err225];
+      vErrors = [err227];
     } else {
-      vErrors.push(err225);
+      vErrors.push(err227);
     }
     errors++;
   }

@@ -23,7 +23,11 @@ const schema11 = {
           properties: {
             name: { type: ['string', 'null'], maxLength: 255 },
             order: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
-            outcome: { type: ['string', 'null'], maxLength: 255, enum: ['completed', 'no_answer', null] },
+            outcome: {
+              type: ['string', 'null'],
+              maxLength: 255,
+              enum: ['completed', 'no_answer', 'Answered', 'Not Answered', null],
+            },
           },
         },
         relationships: { type: 'object', required: [], additionalProperties: false, properties: {} },
@@ -234,7 +238,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (!(data5 === 'completed' || data5 === 'no_answer' || data5 === null)) {
+              if (!(
+                data5 === 'completed' ||
+                data5 === 'no_answer' ||
+                data5 === 'Answered' ||
+                data5 === 'Not Answered' ||
+                data5 === null
+              )) {
                 const err11 = {
                   instancePath: instancePath + '/data/attributes/outcome',
                   schemaPath: '#/properties/data/properties/attributes/properties/outcome/enum',
@@ -412,7 +422,11 @@ const schema12 = {
           properties: {
             name: { type: ['string', 'null'], maxLength: 255 },
             order: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
-            outcome: { type: ['string', 'null'], maxLength: 255, enum: ['completed', 'no_answer', null] },
+            outcome: {
+              type: ['string', 'null'],
+              maxLength: 255,
+              enum: ['completed', 'no_answer', 'Answered', 'Not Answered', null],
+            },
           },
         },
         relationships: { type: 'object', required: [], additionalProperties: false, properties: {} },
@@ -753,7 +767,13 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (!(data6 === 'completed' || data6 === 'no_answer' || data6 === null)) {
+              if (!(
+                data6 === 'completed' ||
+                data6 === 'no_answer' ||
+                data6 === 'Answered' ||
+                data6 === 'Not Answered' ||
+                data6 === null
+              )) {
                 const err18 = {
                   instancePath: instancePath + '/data/attributes/outcome',
                   schemaPath: '#/properties/data/properties/attributes/properties/outcome/enum',

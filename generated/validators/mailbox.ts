@@ -28,7 +28,19 @@ const schema11 = {
             emailSignature: { type: ['string', 'null'], maxLength: 32000 },
             ewsEndpoint: { type: ['string', 'null'] },
             ewsSslVerifyMode: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
-            exchangeVersion: { type: ['string', 'null'] },
+            exchangeVersion: {
+              type: ['string', 'null'],
+              enum: [
+                'Exchange2007',
+                'Exchange2007_SP1',
+                'Exchange2010',
+                'Exchange2010_SP1',
+                'Exchange2010_SP2',
+                'Exchange2013',
+                'Exchange2013_SP1',
+                null,
+              ],
+            },
             imapHost: { type: ['string', 'null'] },
             imapPort: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             imapSsl: { type: ['boolean', 'null'] },
@@ -41,7 +53,7 @@ const schema11 = {
             prospectEmailExclusions: { type: ['string', 'null'] },
             sendDisabled: { type: ['boolean', 'null'] },
             sendMaxRetries: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
-            sendMethod: { type: ['string', 'null'] },
+            sendMethod: { type: ['string', 'null'], enum: ['ews', 'sendgrid', 'smtp', null] },
             sendPeriod: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             sendRequiresSync: { type: ['boolean', 'null'] },
             sendThreshold: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
@@ -53,7 +65,7 @@ const schema11 = {
             smtpUsername: { type: ['string', 'null'] },
             syncActiveFrequency: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             syncDisabled: { type: ['boolean', 'null'] },
-            syncMethod: { type: ['string', 'null'] },
+            syncMethod: { type: ['string', 'null'], enum: ['ews', 'gmail_api', 'imap', null] },
             syncOutreachFolder: { type: ['boolean', 'null'] },
             syncPassiveFrequency: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             username: { type: ['string', 'null'], maxLength: 255 },
@@ -490,11 +502,37 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (!(
+                data10 === 'Exchange2007' ||
+                data10 === 'Exchange2007_SP1' ||
+                data10 === 'Exchange2010' ||
+                data10 === 'Exchange2010_SP1' ||
+                data10 === 'Exchange2010_SP2' ||
+                data10 === 'Exchange2013' ||
+                data10 === 'Exchange2013_SP1' ||
+                data10 === null
+              )) {
+                const err22 = {
+                  instancePath: instancePath + '/data/attributes/exchangeVersion',
+                  schemaPath: '#/properties/data/properties/attributes/properties/exchangeVersion/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.data.properties.attributes.properties.exchangeVersion.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
             }
             if (data2.imapHost !== undefined) {
               let data11 = data2.imapHost;
               if (typeof data11 !== 'string' && data11 !== null) {
-                const err22 = {
+                const err23 = {
                   instancePath: instancePath + '/data/attributes/imapHost',
                   schemaPath: '#/properties/data/properties/attributes/properties/imapHost/type',
                   keyword: 'type',
@@ -502,9 +540,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err22];
+                  vErrors = [err23];
                 } else {
-                  vErrors.push(err22);
+                  vErrors.push(err23);
                 }
                 errors++;
               }
@@ -515,7 +553,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12)) &&
                 data12 !== null
               ) {
-                const err23 = {
+                const err24 = {
                   instancePath: instancePath + '/data/attributes/imapPort',
                   schemaPath: '#/properties/data/properties/attributes/properties/imapPort/type',
                   keyword: 'type',
@@ -523,35 +561,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err23];
+                  vErrors = [err24];
                 } else {
-                  vErrors.push(err23);
+                  vErrors.push(err24);
                 }
                 errors++;
               }
               if (typeof data12 == 'number' && isFinite(data12)) {
                 if (data12 > 2147483647 || isNaN(data12)) {
-                  const err24 = {
+                  const err25 = {
                     instancePath: instancePath + '/data/attributes/imapPort',
                     schemaPath: '#/properties/data/properties/attributes/properties/imapPort/maximum',
                     keyword: 'maximum',
                     params: { comparison: '<=', limit: 2147483647 },
                     message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err24];
-                  } else {
-                    vErrors.push(err24);
-                  }
-                  errors++;
-                }
-                if (data12 < -2147483648 || isNaN(data12)) {
-                  const err25 = {
-                    instancePath: instancePath + '/data/attributes/imapPort',
-                    schemaPath: '#/properties/data/properties/attributes/properties/imapPort/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
                     vErrors = [err25];
@@ -560,12 +583,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (data12 < -2147483648 || isNaN(data12)) {
+                  const err26 = {
+                    instancePath: instancePath + '/data/attributes/imapPort',
+                    schemaPath: '#/properties/data/properties/attributes/properties/imapPort/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err26];
+                  } else {
+                    vErrors.push(err26);
+                  }
+                  errors++;
+                }
               }
             }
             if (data2.imapSsl !== undefined) {
               let data13 = data2.imapSsl;
               if (typeof data13 !== 'boolean' && data13 !== null) {
-                const err26 = {
+                const err27 = {
                   instancePath: instancePath + '/data/attributes/imapSsl',
                   schemaPath: '#/properties/data/properties/attributes/properties/imapSsl/type',
                   keyword: 'type',
@@ -573,9 +611,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err26];
+                  vErrors = [err27];
                 } else {
-                  vErrors.push(err26);
+                  vErrors.push(err27);
                 }
                 errors++;
               }
@@ -586,7 +624,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data14 == 'number' && !(data14 % 1) && !isNaN(data14) && isFinite(data14)) &&
                 data14 !== null
               ) {
-                const err27 = {
+                const err28 = {
                   instancePath: instancePath + '/data/attributes/maxEmailsPerDay',
                   schemaPath: '#/properties/data/properties/attributes/properties/maxEmailsPerDay/type',
                   keyword: 'type',
@@ -594,15 +632,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err27];
+                  vErrors = [err28];
                 } else {
-                  vErrors.push(err27);
+                  vErrors.push(err28);
                 }
                 errors++;
               }
               if (typeof data14 == 'number' && isFinite(data14)) {
                 if (data14 > 2147483647 || isNaN(data14)) {
-                  const err28 = {
+                  const err29 = {
                     instancePath: instancePath + '/data/attributes/maxEmailsPerDay',
                     schemaPath: '#/properties/data/properties/attributes/properties/maxEmailsPerDay/maximum',
                     keyword: 'maximum',
@@ -610,14 +648,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err28];
+                    vErrors = [err29];
                   } else {
-                    vErrors.push(err28);
+                    vErrors.push(err29);
                   }
                   errors++;
                 }
                 if (data14 < 0 || isNaN(data14)) {
-                  const err29 = {
+                  const err30 = {
                     instancePath: instancePath + '/data/attributes/maxEmailsPerDay',
                     schemaPath: '#/properties/data/properties/attributes/properties/maxEmailsPerDay/minimum',
                     keyword: 'minimum',
@@ -625,9 +663,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err29];
+                    vErrors = [err30];
                   } else {
-                    vErrors.push(err29);
+                    vErrors.push(err30);
                   }
                   errors++;
                 }
@@ -639,7 +677,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data15 == 'number' && !(data15 % 1) && !isNaN(data15) && isFinite(data15)) &&
                 data15 !== null
               ) {
-                const err30 = {
+                const err31 = {
                   instancePath: instancePath + '/data/attributes/maxMailingsPerDay',
                   schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerDay/type',
                   keyword: 'type',
@@ -647,15 +685,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err30];
+                  vErrors = [err31];
                 } else {
-                  vErrors.push(err30);
+                  vErrors.push(err31);
                 }
                 errors++;
               }
               if (typeof data15 == 'number' && isFinite(data15)) {
                 if (data15 > 2147483647 || isNaN(data15)) {
-                  const err31 = {
+                  const err32 = {
                     instancePath: instancePath + '/data/attributes/maxMailingsPerDay',
                     schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerDay/maximum',
                     keyword: 'maximum',
@@ -663,14 +701,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err31];
+                    vErrors = [err32];
                   } else {
-                    vErrors.push(err31);
+                    vErrors.push(err32);
                   }
                   errors++;
                 }
                 if (data15 < 0 || isNaN(data15)) {
-                  const err32 = {
+                  const err33 = {
                     instancePath: instancePath + '/data/attributes/maxMailingsPerDay',
                     schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerDay/minimum',
                     keyword: 'minimum',
@@ -678,9 +716,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err32];
+                    vErrors = [err33];
                   } else {
-                    vErrors.push(err32);
+                    vErrors.push(err33);
                   }
                   errors++;
                 }
@@ -692,7 +730,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data16 == 'number' && !(data16 % 1) && !isNaN(data16) && isFinite(data16)) &&
                 data16 !== null
               ) {
-                const err33 = {
+                const err34 = {
                   instancePath: instancePath + '/data/attributes/maxMailingsPerWeek',
                   schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerWeek/type',
                   keyword: 'type',
@@ -700,35 +738,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err33];
+                  vErrors = [err34];
                 } else {
-                  vErrors.push(err33);
+                  vErrors.push(err34);
                 }
                 errors++;
               }
               if (typeof data16 == 'number' && isFinite(data16)) {
                 if (data16 > 2147483647 || isNaN(data16)) {
-                  const err34 = {
+                  const err35 = {
                     instancePath: instancePath + '/data/attributes/maxMailingsPerWeek',
                     schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerWeek/maximum',
                     keyword: 'maximum',
                     params: { comparison: '<=', limit: 2147483647 },
                     message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err34];
-                  } else {
-                    vErrors.push(err34);
-                  }
-                  errors++;
-                }
-                if (data16 < 0 || isNaN(data16)) {
-                  const err35 = {
-                    instancePath: instancePath + '/data/attributes/maxMailingsPerWeek',
-                    schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerWeek/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
                   };
                   if (vErrors === null) {
                     vErrors = [err35];
@@ -737,34 +760,31 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (data16 < 0 || isNaN(data16)) {
+                  const err36 = {
+                    instancePath: instancePath + '/data/attributes/maxMailingsPerWeek',
+                    schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerWeek/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err36];
+                  } else {
+                    vErrors.push(err36);
+                  }
+                  errors++;
+                }
               }
             }
             if (data2.optOutMessage !== undefined) {
               let data17 = data2.optOutMessage;
               if (typeof data17 !== 'string' && data17 !== null) {
-                const err36 = {
+                const err37 = {
                   instancePath: instancePath + '/data/attributes/optOutMessage',
                   schemaPath: '#/properties/data/properties/attributes/properties/optOutMessage/type',
                   keyword: 'type',
                   params: { type: schema11.properties.data.properties.attributes.properties.optOutMessage.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err36];
-                } else {
-                  vErrors.push(err36);
-                }
-                errors++;
-              }
-            }
-            if (data2.optOutSignature !== undefined) {
-              let data18 = data2.optOutSignature;
-              if (typeof data18 !== 'string' && data18 !== null) {
-                const err37 = {
-                  instancePath: instancePath + '/data/attributes/optOutSignature',
-                  schemaPath: '#/properties/data/properties/attributes/properties/optOutSignature/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.optOutSignature.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -775,14 +795,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.password !== undefined) {
-              let data19 = data2.password;
-              if (typeof data19 !== 'string' && data19 !== null) {
+            if (data2.optOutSignature !== undefined) {
+              let data18 = data2.optOutSignature;
+              if (typeof data18 !== 'string' && data18 !== null) {
                 const err38 = {
-                  instancePath: instancePath + '/data/attributes/password',
-                  schemaPath: '#/properties/data/properties/attributes/properties/password/type',
+                  instancePath: instancePath + '/data/attributes/optOutSignature',
+                  schemaPath: '#/properties/data/properties/attributes/properties/optOutSignature/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.password.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.optOutSignature.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -793,16 +813,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.prospectEmailExclusions !== undefined) {
-              let data20 = data2.prospectEmailExclusions;
-              if (typeof data20 !== 'string' && data20 !== null) {
+            if (data2.password !== undefined) {
+              let data19 = data2.password;
+              if (typeof data19 !== 'string' && data19 !== null) {
                 const err39 = {
-                  instancePath: instancePath + '/data/attributes/prospectEmailExclusions',
-                  schemaPath: '#/properties/data/properties/attributes/properties/prospectEmailExclusions/type',
+                  instancePath: instancePath + '/data/attributes/password',
+                  schemaPath: '#/properties/data/properties/attributes/properties/password/type',
                   keyword: 'type',
-                  params: {
-                    type: schema11.properties.data.properties.attributes.properties.prospectEmailExclusions.type,
-                  },
+                  params: { type: schema11.properties.data.properties.attributes.properties.password.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -813,10 +831,30 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data2.prospectEmailExclusions !== undefined) {
+              let data20 = data2.prospectEmailExclusions;
+              if (typeof data20 !== 'string' && data20 !== null) {
+                const err40 = {
+                  instancePath: instancePath + '/data/attributes/prospectEmailExclusions',
+                  schemaPath: '#/properties/data/properties/attributes/properties/prospectEmailExclusions/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.prospectEmailExclusions.type,
+                  },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err40];
+                } else {
+                  vErrors.push(err40);
+                }
+                errors++;
+              }
+            }
             if (data2.sendDisabled !== undefined) {
               let data21 = data2.sendDisabled;
               if (typeof data21 !== 'boolean' && data21 !== null) {
-                const err40 = {
+                const err41 = {
                   instancePath: instancePath + '/data/attributes/sendDisabled',
                   schemaPath: '#/properties/data/properties/attributes/properties/sendDisabled/type',
                   keyword: 'type',
@@ -824,9 +862,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err40];
+                  vErrors = [err41];
                 } else {
-                  vErrors.push(err40);
+                  vErrors.push(err41);
                 }
                 errors++;
               }
@@ -837,7 +875,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22) && isFinite(data22)) &&
                 data22 !== null
               ) {
-                const err41 = {
+                const err42 = {
                   instancePath: instancePath + '/data/attributes/sendMaxRetries',
                   schemaPath: '#/properties/data/properties/attributes/properties/sendMaxRetries/type',
                   keyword: 'type',
@@ -845,35 +883,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err41];
+                  vErrors = [err42];
                 } else {
-                  vErrors.push(err41);
+                  vErrors.push(err42);
                 }
                 errors++;
               }
               if (typeof data22 == 'number' && isFinite(data22)) {
                 if (data22 > 2147483647 || isNaN(data22)) {
-                  const err42 = {
+                  const err43 = {
                     instancePath: instancePath + '/data/attributes/sendMaxRetries',
                     schemaPath: '#/properties/data/properties/attributes/properties/sendMaxRetries/maximum',
                     keyword: 'maximum',
                     params: { comparison: '<=', limit: 2147483647 },
                     message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err42];
-                  } else {
-                    vErrors.push(err42);
-                  }
-                  errors++;
-                }
-                if (data22 < -2147483648 || isNaN(data22)) {
-                  const err43 = {
-                    instancePath: instancePath + '/data/attributes/sendMaxRetries',
-                    schemaPath: '#/properties/data/properties/attributes/properties/sendMaxRetries/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
                     vErrors = [err43];
@@ -882,12 +905,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (data22 < -2147483648 || isNaN(data22)) {
+                  const err44 = {
+                    instancePath: instancePath + '/data/attributes/sendMaxRetries',
+                    schemaPath: '#/properties/data/properties/attributes/properties/sendMaxRetries/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err44];
+                  } else {
+                    vErrors.push(err44);
+                  }
+                  errors++;
+                }
               }
             }
             if (data2.sendMethod !== undefined) {
               let data23 = data2.sendMethod;
               if (typeof data23 !== 'string' && data23 !== null) {
-                const err44 = {
+                const err45 = {
                   instancePath: instancePath + '/data/attributes/sendMethod',
                   schemaPath: '#/properties/data/properties/attributes/properties/sendMethod/type',
                   keyword: 'type',
@@ -895,9 +933,24 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err44];
+                  vErrors = [err45];
                 } else {
-                  vErrors.push(err44);
+                  vErrors.push(err45);
+                }
+                errors++;
+              }
+              if (!(data23 === 'ews' || data23 === 'sendgrid' || data23 === 'smtp' || data23 === null)) {
+                const err46 = {
+                  instancePath: instancePath + '/data/attributes/sendMethod',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sendMethod/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.data.properties.attributes.properties.sendMethod.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err46];
+                } else {
+                  vErrors.push(err46);
                 }
                 errors++;
               }
@@ -908,7 +961,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data24 == 'number' && !(data24 % 1) && !isNaN(data24) && isFinite(data24)) &&
                 data24 !== null
               ) {
-                const err45 = {
+                const err47 = {
                   instancePath: instancePath + '/data/attributes/sendPeriod',
                   schemaPath: '#/properties/data/properties/attributes/properties/sendPeriod/type',
                   keyword: 'type',
@@ -916,15 +969,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err45];
+                  vErrors = [err47];
                 } else {
-                  vErrors.push(err45);
+                  vErrors.push(err47);
                 }
                 errors++;
               }
               if (typeof data24 == 'number' && isFinite(data24)) {
                 if (data24 > 2147483647 || isNaN(data24)) {
-                  const err46 = {
+                  const err48 = {
                     instancePath: instancePath + '/data/attributes/sendPeriod',
                     schemaPath: '#/properties/data/properties/attributes/properties/sendPeriod/maximum',
                     keyword: 'maximum',
@@ -932,14 +985,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err46];
+                    vErrors = [err48];
                   } else {
-                    vErrors.push(err46);
+                    vErrors.push(err48);
                   }
                   errors++;
                 }
                 if (data24 < -2147483648 || isNaN(data24)) {
-                  const err47 = {
+                  const err49 = {
                     instancePath: instancePath + '/data/attributes/sendPeriod',
                     schemaPath: '#/properties/data/properties/attributes/properties/sendPeriod/minimum',
                     keyword: 'minimum',
@@ -947,9 +1000,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err47];
+                    vErrors = [err49];
                   } else {
-                    vErrors.push(err47);
+                    vErrors.push(err49);
                   }
                   errors++;
                 }
@@ -958,7 +1011,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.sendRequiresSync !== undefined) {
               let data25 = data2.sendRequiresSync;
               if (typeof data25 !== 'boolean' && data25 !== null) {
-                const err48 = {
+                const err50 = {
                   instancePath: instancePath + '/data/attributes/sendRequiresSync',
                   schemaPath: '#/properties/data/properties/attributes/properties/sendRequiresSync/type',
                   keyword: 'type',
@@ -966,9 +1019,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err48];
+                  vErrors = [err50];
                 } else {
-                  vErrors.push(err48);
+                  vErrors.push(err50);
                 }
                 errors++;
               }
@@ -979,7 +1032,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data26 == 'number' && !(data26 % 1) && !isNaN(data26) && isFinite(data26)) &&
                 data26 !== null
               ) {
-                const err49 = {
+                const err51 = {
                   instancePath: instancePath + '/data/attributes/sendThreshold',
                   schemaPath: '#/properties/data/properties/attributes/properties/sendThreshold/type',
                   keyword: 'type',
@@ -987,15 +1040,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err49];
+                  vErrors = [err51];
                 } else {
-                  vErrors.push(err49);
+                  vErrors.push(err51);
                 }
                 errors++;
               }
               if (typeof data26 == 'number' && isFinite(data26)) {
                 if (data26 > 2147483647 || isNaN(data26)) {
-                  const err50 = {
+                  const err52 = {
                     instancePath: instancePath + '/data/attributes/sendThreshold',
                     schemaPath: '#/properties/data/properties/attributes/properties/sendThreshold/maximum',
                     keyword: 'maximum',
@@ -1003,14 +1056,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err50];
+                    vErrors = [err52];
                   } else {
-                    vErrors.push(err50);
+                    vErrors.push(err52);
                   }
                   errors++;
                 }
                 if (data26 < -2147483648 || isNaN(data26)) {
-                  const err51 = {
+                  const err53 = {
                     instancePath: instancePath + '/data/attributes/sendThreshold',
                     schemaPath: '#/properties/data/properties/attributes/properties/sendThreshold/minimum',
                     keyword: 'minimum',
@@ -1018,9 +1071,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err51];
+                    vErrors = [err53];
                   } else {
-                    vErrors.push(err51);
+                    vErrors.push(err53);
                   }
                   errors++;
                 }
@@ -1029,47 +1082,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.sendgridApiKey !== undefined) {
               let data27 = data2.sendgridApiKey;
               if (typeof data27 !== 'string' && data27 !== null) {
-                const err52 = {
+                const err54 = {
                   instancePath: instancePath + '/data/attributes/sendgridApiKey',
                   schemaPath: '#/properties/data/properties/attributes/properties/sendgridApiKey/type',
                   keyword: 'type',
                   params: { type: schema11.properties.data.properties.attributes.properties.sendgridApiKey.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err52];
-                } else {
-                  vErrors.push(err52);
-                }
-                errors++;
-              }
-            }
-            if (data2.smtpHost !== undefined) {
-              let data28 = data2.smtpHost;
-              if (typeof data28 !== 'string' && data28 !== null) {
-                const err53 = {
-                  instancePath: instancePath + '/data/attributes/smtpHost',
-                  schemaPath: '#/properties/data/properties/attributes/properties/smtpHost/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.smtpHost.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err53];
-                } else {
-                  vErrors.push(err53);
-                }
-                errors++;
-              }
-            }
-            if (data2.smtpPassword !== undefined) {
-              let data29 = data2.smtpPassword;
-              if (typeof data29 !== 'string' && data29 !== null) {
-                const err54 = {
-                  instancePath: instancePath + '/data/attributes/smtpPassword',
-                  schemaPath: '#/properties/data/properties/attributes/properties/smtpPassword/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.smtpPassword.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1080,18 +1097,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.smtpPort !== undefined) {
-              let data30 = data2.smtpPort;
-              if (
-                !(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30)) &&
-                data30 !== null
-              ) {
+            if (data2.smtpHost !== undefined) {
+              let data28 = data2.smtpHost;
+              if (typeof data28 !== 'string' && data28 !== null) {
                 const err55 = {
-                  instancePath: instancePath + '/data/attributes/smtpPort',
-                  schemaPath: '#/properties/data/properties/attributes/properties/smtpPort/type',
+                  instancePath: instancePath + '/data/attributes/smtpHost',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smtpHost/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.smtpPort.type },
-                  message: 'must be integer,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.smtpHost.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err55];
@@ -1100,9 +1114,48 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data2.smtpPassword !== undefined) {
+              let data29 = data2.smtpPassword;
+              if (typeof data29 !== 'string' && data29 !== null) {
+                const err56 = {
+                  instancePath: instancePath + '/data/attributes/smtpPassword',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smtpPassword/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.smtpPassword.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err56];
+                } else {
+                  vErrors.push(err56);
+                }
+                errors++;
+              }
+            }
+            if (data2.smtpPort !== undefined) {
+              let data30 = data2.smtpPort;
+              if (
+                !(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30)) &&
+                data30 !== null
+              ) {
+                const err57 = {
+                  instancePath: instancePath + '/data/attributes/smtpPort',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smtpPort/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.smtpPort.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err57];
+                } else {
+                  vErrors.push(err57);
+                }
+                errors++;
+              }
               if (typeof data30 == 'number' && isFinite(data30)) {
                 if (data30 > 2147483647 || isNaN(data30)) {
-                  const err56 = {
+                  const err58 = {
                     instancePath: instancePath + '/data/attributes/smtpPort',
                     schemaPath: '#/properties/data/properties/attributes/properties/smtpPort/maximum',
                     keyword: 'maximum',
@@ -1110,14 +1163,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err56];
+                    vErrors = [err58];
                   } else {
-                    vErrors.push(err56);
+                    vErrors.push(err58);
                   }
                   errors++;
                 }
                 if (data30 < -2147483648 || isNaN(data30)) {
-                  const err57 = {
+                  const err59 = {
                     instancePath: instancePath + '/data/attributes/smtpPort',
                     schemaPath: '#/properties/data/properties/attributes/properties/smtpPort/minimum',
                     keyword: 'minimum',
@@ -1125,9 +1178,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err57];
+                    vErrors = [err59];
                   } else {
-                    vErrors.push(err57);
+                    vErrors.push(err59);
                   }
                   errors++;
                 }
@@ -1136,7 +1189,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.smtpSsl !== undefined) {
               let data31 = data2.smtpSsl;
               if (typeof data31 !== 'boolean' && data31 !== null) {
-                const err58 = {
+                const err60 = {
                   instancePath: instancePath + '/data/attributes/smtpSsl',
                   schemaPath: '#/properties/data/properties/attributes/properties/smtpSsl/type',
                   keyword: 'type',
@@ -1144,9 +1197,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err58];
+                  vErrors = [err60];
                 } else {
-                  vErrors.push(err58);
+                  vErrors.push(err60);
                 }
                 errors++;
               }
@@ -1154,7 +1207,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.smtpUsername !== undefined) {
               let data32 = data2.smtpUsername;
               if (typeof data32 !== 'string' && data32 !== null) {
-                const err59 = {
+                const err61 = {
                   instancePath: instancePath + '/data/attributes/smtpUsername',
                   schemaPath: '#/properties/data/properties/attributes/properties/smtpUsername/type',
                   keyword: 'type',
@@ -1162,9 +1215,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err59];
+                  vErrors = [err61];
                 } else {
-                  vErrors.push(err59);
+                  vErrors.push(err61);
                 }
                 errors++;
               }
@@ -1175,7 +1228,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data33 == 'number' && !(data33 % 1) && !isNaN(data33) && isFinite(data33)) &&
                 data33 !== null
               ) {
-                const err60 = {
+                const err62 = {
                   instancePath: instancePath + '/data/attributes/syncActiveFrequency',
                   schemaPath: '#/properties/data/properties/attributes/properties/syncActiveFrequency/type',
                   keyword: 'type',
@@ -1183,15 +1236,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err60];
+                  vErrors = [err62];
                 } else {
-                  vErrors.push(err60);
+                  vErrors.push(err62);
                 }
                 errors++;
               }
               if (typeof data33 == 'number' && isFinite(data33)) {
                 if (data33 > 2147483647 || isNaN(data33)) {
-                  const err61 = {
+                  const err63 = {
                     instancePath: instancePath + '/data/attributes/syncActiveFrequency',
                     schemaPath: '#/properties/data/properties/attributes/properties/syncActiveFrequency/maximum',
                     keyword: 'maximum',
@@ -1199,14 +1252,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err61];
+                    vErrors = [err63];
                   } else {
-                    vErrors.push(err61);
+                    vErrors.push(err63);
                   }
                   errors++;
                 }
                 if (data33 < -2147483648 || isNaN(data33)) {
-                  const err62 = {
+                  const err64 = {
                     instancePath: instancePath + '/data/attributes/syncActiveFrequency',
                     schemaPath: '#/properties/data/properties/attributes/properties/syncActiveFrequency/minimum',
                     keyword: 'minimum',
@@ -1214,9 +1267,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err62];
+                    vErrors = [err64];
                   } else {
-                    vErrors.push(err62);
+                    vErrors.push(err64);
                   }
                   errors++;
                 }
@@ -1225,47 +1278,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.syncDisabled !== undefined) {
               let data34 = data2.syncDisabled;
               if (typeof data34 !== 'boolean' && data34 !== null) {
-                const err63 = {
+                const err65 = {
                   instancePath: instancePath + '/data/attributes/syncDisabled',
                   schemaPath: '#/properties/data/properties/attributes/properties/syncDisabled/type',
                   keyword: 'type',
                   params: { type: schema11.properties.data.properties.attributes.properties.syncDisabled.type },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err63];
-                } else {
-                  vErrors.push(err63);
-                }
-                errors++;
-              }
-            }
-            if (data2.syncMethod !== undefined) {
-              let data35 = data2.syncMethod;
-              if (typeof data35 !== 'string' && data35 !== null) {
-                const err64 = {
-                  instancePath: instancePath + '/data/attributes/syncMethod',
-                  schemaPath: '#/properties/data/properties/attributes/properties/syncMethod/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.syncMethod.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err64];
-                } else {
-                  vErrors.push(err64);
-                }
-                errors++;
-              }
-            }
-            if (data2.syncOutreachFolder !== undefined) {
-              let data36 = data2.syncOutreachFolder;
-              if (typeof data36 !== 'boolean' && data36 !== null) {
-                const err65 = {
-                  instancePath: instancePath + '/data/attributes/syncOutreachFolder',
-                  schemaPath: '#/properties/data/properties/attributes/properties/syncOutreachFolder/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.syncOutreachFolder.type },
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
@@ -1276,18 +1293,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.syncPassiveFrequency !== undefined) {
-              let data37 = data2.syncPassiveFrequency;
-              if (
-                !(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37) && isFinite(data37)) &&
-                data37 !== null
-              ) {
+            if (data2.syncMethod !== undefined) {
+              let data35 = data2.syncMethod;
+              if (typeof data35 !== 'string' && data35 !== null) {
                 const err66 = {
-                  instancePath: instancePath + '/data/attributes/syncPassiveFrequency',
-                  schemaPath: '#/properties/data/properties/attributes/properties/syncPassiveFrequency/type',
+                  instancePath: instancePath + '/data/attributes/syncMethod',
+                  schemaPath: '#/properties/data/properties/attributes/properties/syncMethod/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.syncPassiveFrequency.type },
-                  message: 'must be integer,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.syncMethod.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err66];
@@ -1296,48 +1310,52 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data37 == 'number' && isFinite(data37)) {
-                if (data37 > 2147483647 || isNaN(data37)) {
-                  const err67 = {
-                    instancePath: instancePath + '/data/attributes/syncPassiveFrequency',
-                    schemaPath: '#/properties/data/properties/attributes/properties/syncPassiveFrequency/maximum',
-                    keyword: 'maximum',
-                    params: { comparison: '<=', limit: 2147483647 },
-                    message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err67];
-                  } else {
-                    vErrors.push(err67);
-                  }
-                  errors++;
+              if (!(data35 === 'ews' || data35 === 'gmail_api' || data35 === 'imap' || data35 === null)) {
+                const err67 = {
+                  instancePath: instancePath + '/data/attributes/syncMethod',
+                  schemaPath: '#/properties/data/properties/attributes/properties/syncMethod/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.data.properties.attributes.properties.syncMethod.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err67];
+                } else {
+                  vErrors.push(err67);
                 }
-                if (data37 < -2147483648 || isNaN(data37)) {
-                  const err68 = {
-                    instancePath: instancePath + '/data/attributes/syncPassiveFrequency',
-                    schemaPath: '#/properties/data/properties/attributes/properties/syncPassiveFrequency/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err68];
-                  } else {
-                    vErrors.push(err68);
-                  }
-                  errors++;
-                }
+                errors++;
               }
             }
-            if (data2.username !== undefined) {
-              let data38 = data2.username;
-              if (typeof data38 !== 'string' && data38 !== null) {
-                const err69 = {
-                  instancePath: instancePath + '/data/attributes/username',
-                  schemaPath: '#/properties/data/properties/attributes/properties/username/type',
+            if (data2.syncOutreachFolder !== undefined) {
+              let data36 = data2.syncOutreachFolder;
+              if (typeof data36 !== 'boolean' && data36 !== null) {
+                const err68 = {
+                  instancePath: instancePath + '/data/attributes/syncOutreachFolder',
+                  schemaPath: '#/properties/data/properties/attributes/properties/syncOutreachFolder/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.username.type },
-                  message: 'must be string,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.syncOutreachFolder.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err68];
+                } else {
+                  vErrors.push(err68);
+                }
+                errors++;
+              }
+            }
+            if (data2.syncPassiveFrequency !== undefined) {
+              let data37 = data2.syncPassiveFrequency;
+              if (
+                !(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37) && isFinite(data37)) &&
+                data37 !== null
+              ) {
+                const err69 = {
+                  instancePath: instancePath + '/data/attributes/syncPassiveFrequency',
+                  schemaPath: '#/properties/data/properties/attributes/properties/syncPassiveFrequency/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.syncPassiveFrequency.type },
+                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err69];
@@ -1346,14 +1364,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data38 === 'string') {
-                if (func3(data38) > 255) {
+              if (typeof data37 == 'number' && isFinite(data37)) {
+                if (data37 > 2147483647 || isNaN(data37)) {
                   const err70 = {
-                    instancePath: instancePath + '/data/attributes/username',
-                    schemaPath: '#/properties/data/properties/attributes/properties/username/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/syncPassiveFrequency',
+                    schemaPath: '#/properties/data/properties/attributes/properties/syncPassiveFrequency/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
                     vErrors = [err70];
@@ -1362,35 +1380,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-              }
-            }
-            if (data2.validateSend !== undefined) {
-              let data39 = data2.validateSend;
-              if (typeof data39 !== 'boolean' && data39 !== null) {
-                const err71 = {
-                  instancePath: instancePath + '/data/attributes/validateSend',
-                  schemaPath: '#/properties/data/properties/attributes/properties/validateSend/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.validateSend.type },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err71];
-                } else {
-                  vErrors.push(err71);
+                if (data37 < -2147483648 || isNaN(data37)) {
+                  const err71 = {
+                    instancePath: instancePath + '/data/attributes/syncPassiveFrequency',
+                    schemaPath: '#/properties/data/properties/attributes/properties/syncPassiveFrequency/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err71];
+                  } else {
+                    vErrors.push(err71);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data2.validateSync !== undefined) {
-              let data40 = data2.validateSync;
-              if (typeof data40 !== 'boolean' && data40 !== null) {
+            if (data2.username !== undefined) {
+              let data38 = data2.username;
+              if (typeof data38 !== 'string' && data38 !== null) {
                 const err72 = {
-                  instancePath: instancePath + '/data/attributes/validateSync',
-                  schemaPath: '#/properties/data/properties/attributes/properties/validateSync/type',
+                  instancePath: instancePath + '/data/attributes/username',
+                  schemaPath: '#/properties/data/properties/attributes/properties/username/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.validateSync.type },
-                  message: 'must be boolean,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.username.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err72];
@@ -1399,34 +1414,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (typeof data38 === 'string') {
+                if (func3(data38) > 255) {
+                  const err73 = {
+                    instancePath: instancePath + '/data/attributes/username',
+                    schemaPath: '#/properties/data/properties/attributes/properties/username/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err73];
+                  } else {
+                    vErrors.push(err73);
+                  }
+                  errors++;
+                }
+              }
             }
-          } else {
-            const err73 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err73];
-            } else {
-              vErrors.push(err73);
-            }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data41 = data0.relationships;
-          if (data41 && typeof data41 == 'object' && !Array.isArray(data41)) {
-            for (const key2 in data41) {
-              if (!(key2 === 'user')) {
+            if (data2.validateSend !== undefined) {
+              let data39 = data2.validateSend;
+              if (typeof data39 !== 'boolean' && data39 !== null) {
                 const err74 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/validateSend',
+                  schemaPath: '#/properties/data/properties/attributes/properties/validateSend/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.validateSend.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err74];
@@ -1436,11 +1450,65 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data2.validateSync !== undefined) {
+              let data40 = data2.validateSync;
+              if (typeof data40 !== 'boolean' && data40 !== null) {
+                const err75 = {
+                  instancePath: instancePath + '/data/attributes/validateSync',
+                  schemaPath: '#/properties/data/properties/attributes/properties/validateSync/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.validateSync.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err75];
+                } else {
+                  vErrors.push(err75);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err76 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err76];
+            } else {
+              vErrors.push(err76);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data41 = data0.relationships;
+          if (data41 && typeof data41 == 'object' && !Array.isArray(data41)) {
+            for (const key2 in data41) {
+              if (!(key2 === 'user')) {
+                const err77 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err77];
+                } else {
+                  vErrors.push(err77);
+                }
+                errors++;
+              }
+            }
             if (data41.user !== undefined) {
               let data42 = data41.user;
               if (data42 && typeof data42 == 'object' && !Array.isArray(data42)) {
                 if (data42.data === undefined) {
-                  const err75 = {
+                  const err78 = {
                     instancePath: instancePath + '/data/relationships/user',
                     schemaPath: '#/properties/data/properties/relationships/properties/user/required',
                     keyword: 'required',
@@ -1448,15 +1516,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err75];
+                    vErrors = [err78];
                   } else {
-                    vErrors.push(err75);
+                    vErrors.push(err78);
                   }
                   errors++;
                 }
                 for (const key3 in data42) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err76 = {
+                    const err79 = {
                       instancePath: instancePath + '/data/relationships/user',
                       schemaPath: '#/properties/data/properties/relationships/properties/user/additionalProperties',
                       keyword: 'additionalProperties',
@@ -1464,9 +1532,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err76];
+                      vErrors = [err79];
                     } else {
-                      vErrors.push(err76);
+                      vErrors.push(err79);
                     }
                     errors++;
                   }
@@ -1477,7 +1545,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid5 = false;
                   const _errs93 = errors;
                   if (data43 !== null) {
-                    const err77 = {
+                    const err80 = {
                       instancePath: instancePath + '/data/relationships/user/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/0/type',
@@ -1486,9 +1554,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err77];
+                      vErrors = [err80];
                     } else {
-                      vErrors.push(err77);
+                      vErrors.push(err80);
                     }
                     errors++;
                   }
@@ -1498,7 +1566,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs95 = errors;
                     if (data43 && typeof data43 == 'object' && !Array.isArray(data43)) {
                       if (data43.type === undefined) {
-                        const err78 = {
+                        const err81 = {
                           instancePath: instancePath + '/data/relationships/user/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
@@ -1507,14 +1575,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err78];
+                          vErrors = [err81];
                         } else {
-                          vErrors.push(err78);
+                          vErrors.push(err81);
                         }
                         errors++;
                       }
                       if (data43.id === undefined) {
-                        const err79 = {
+                        const err82 = {
                           instancePath: instancePath + '/data/relationships/user/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
@@ -1523,15 +1591,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err79];
+                          vErrors = [err82];
                         } else {
-                          vErrors.push(err79);
+                          vErrors.push(err82);
                         }
                         errors++;
                       }
                       for (const key4 in data43) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err80 = {
+                          const err83 = {
                             instancePath: instancePath + '/data/relationships/user/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/additionalProperties',
@@ -1540,16 +1608,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err80];
+                            vErrors = [err83];
                           } else {
-                            vErrors.push(err80);
+                            vErrors.push(err83);
                           }
                           errors++;
                         }
                       }
                       if (data43.type !== undefined) {
                         if ('user' !== data43.type) {
-                          const err81 = {
+                          const err84 = {
                             instancePath: instancePath + '/data/relationships/user/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/type/const',
@@ -1558,9 +1626,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err81];
+                            vErrors = [err84];
                           } else {
-                            vErrors.push(err81);
+                            vErrors.push(err84);
                           }
                           errors++;
                         }
@@ -1571,7 +1639,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid7 = false;
                         const _errs101 = errors;
                         if (!(typeof data45 == 'number' && !(data45 % 1) && !isNaN(data45) && isFinite(data45))) {
-                          const err82 = {
+                          const err85 = {
                             instancePath: instancePath + '/data/relationships/user/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -1580,15 +1648,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err82];
+                            vErrors = [err85];
                           } else {
-                            vErrors.push(err82);
+                            vErrors.push(err85);
                           }
                           errors++;
                         }
                         if (typeof data45 == 'number' && isFinite(data45)) {
                           if (data45 > 9007199254740991 || isNaN(data45)) {
-                            const err83 = {
+                            const err86 = {
                               instancePath: instancePath + '/data/relationships/user/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -1597,14 +1665,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err83];
+                              vErrors = [err86];
                             } else {
-                              vErrors.push(err83);
+                              vErrors.push(err86);
                             }
                             errors++;
                           }
                           if (data45 < 1 || isNaN(data45)) {
-                            const err84 = {
+                            const err87 = {
                               instancePath: instancePath + '/data/relationships/user/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -1613,9 +1681,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err84];
+                              vErrors = [err87];
                             } else {
-                              vErrors.push(err84);
+                              vErrors.push(err87);
                             }
                             errors++;
                           }
@@ -1626,7 +1694,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs103 = errors;
                           if (typeof data45 === 'string') {
                             if (!pattern0.test(data45)) {
-                              const err85 = {
+                              const err88 = {
                                 instancePath: instancePath + '/data/relationships/user/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -1635,14 +1703,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err85];
+                                vErrors = [err88];
                               } else {
-                                vErrors.push(err85);
+                                vErrors.push(err88);
                               }
                               errors++;
                             }
                           } else {
-                            const err86 = {
+                            const err89 = {
                               instancePath: instancePath + '/data/relationships/user/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -1651,9 +1719,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err86];
+                              vErrors = [err89];
                             } else {
-                              vErrors.push(err86);
+                              vErrors.push(err89);
                             }
                             errors++;
                           }
@@ -1661,7 +1729,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid7 = valid7 || _valid1;
                         }
                         if (!valid7) {
-                          const err87 = {
+                          const err90 = {
                             instancePath: instancePath + '/data/relationships/user/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf',
@@ -1670,9 +1738,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err87];
+                            vErrors = [err90];
                           } else {
-                            vErrors.push(err87);
+                            vErrors.push(err90);
                           }
                           errors++;
                         } else {
@@ -1689,7 +1757,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data43.meta !== undefined) {
                         let data46 = data43.meta;
                         if (!(data46 && typeof data46 == 'object' && !Array.isArray(data46))) {
-                          const err88 = {
+                          const err91 = {
                             instancePath: instancePath + '/data/relationships/user/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/meta/type',
@@ -1698,15 +1766,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err88];
+                            vErrors = [err91];
                           } else {
-                            vErrors.push(err88);
+                            vErrors.push(err91);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err89 = {
+                      const err92 = {
                         instancePath: instancePath + '/data/relationships/user/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/type',
@@ -1715,9 +1783,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err89];
+                        vErrors = [err92];
                       } else {
-                        vErrors.push(err89);
+                        vErrors.push(err92);
                       }
                       errors++;
                     }
@@ -1725,7 +1793,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid5 = valid5 || _valid0;
                   }
                   if (!valid5) {
-                    const err90 = {
+                    const err93 = {
                       instancePath: instancePath + '/data/relationships/user/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/user/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -1733,9 +1801,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err90];
+                      vErrors = [err93];
                     } else {
-                      vErrors.push(err90);
+                      vErrors.push(err93);
                     }
                     errors++;
                   } else {
@@ -1752,7 +1820,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data42.meta !== undefined) {
                   let data47 = data42.meta;
                   if (!(data47 && typeof data47 == 'object' && !Array.isArray(data47))) {
-                    const err91 = {
+                    const err94 = {
                       instancePath: instancePath + '/data/relationships/user/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/user/properties/meta/type',
                       keyword: 'type',
@@ -1760,15 +1828,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err91];
+                      vErrors = [err94];
                     } else {
-                      vErrors.push(err91);
+                      vErrors.push(err94);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err92 = {
+                const err95 = {
                   instancePath: instancePath + '/data/relationships/user',
                   schemaPath: '#/properties/data/properties/relationships/properties/user/type',
                   keyword: 'type',
@@ -1776,15 +1844,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err92];
+                  vErrors = [err95];
                 } else {
-                  vErrors.push(err92);
+                  vErrors.push(err95);
                 }
                 errors++;
               }
             }
           } else {
-            const err93 = {
+            const err96 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -1792,9 +1860,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err93];
+              vErrors = [err96];
             } else {
-              vErrors.push(err93);
+              vErrors.push(err96);
             }
             errors++;
           }
@@ -1802,7 +1870,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (data0.meta !== undefined) {
           let data48 = data0.meta;
           if (!(data48 && typeof data48 == 'object' && !Array.isArray(data48))) {
-            const err94 = {
+            const err97 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -1810,9 +1878,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err94];
+              vErrors = [err97];
             } else {
-              vErrors.push(err94);
+              vErrors.push(err97);
             }
             errors++;
           }
@@ -1820,7 +1888,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (data0.links !== undefined) {
           let data49 = data0.links;
           if (!(data49 && typeof data49 == 'object' && !Array.isArray(data49))) {
-            const err95 = {
+            const err98 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -1828,15 +1896,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err95];
+              vErrors = [err98];
             } else {
-              vErrors.push(err95);
+              vErrors.push(err98);
             }
             errors++;
           }
         }
       } else {
-        const err96 = {
+        const err99 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -1844,15 +1912,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err96];
+          vErrors = [err99];
         } else {
-          vErrors.push(err96);
+          vErrors.push(err99);
         }
         errors++;
       }
     }
   } else {
-    const err97 = {
+    const err100 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -1860,9 +1928,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err97];
+      vErrors = [err100];
     } else {
-      vErrors.push(err97);
+      vErrors.push(err100);
     }
     errors++;
   }
@@ -1899,7 +1967,19 @@ const schema12 = {
             emailSignature: { type: ['string', 'null'], maxLength: 32000 },
             ewsEndpoint: { type: ['string', 'null'] },
             ewsSslVerifyMode: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
-            exchangeVersion: { type: ['string', 'null'] },
+            exchangeVersion: {
+              type: ['string', 'null'],
+              enum: [
+                'Exchange2007',
+                'Exchange2007_SP1',
+                'Exchange2010',
+                'Exchange2010_SP1',
+                'Exchange2010_SP2',
+                'Exchange2013',
+                'Exchange2013_SP1',
+                null,
+              ],
+            },
             imapHost: { type: ['string', 'null'] },
             imapPort: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             imapSsl: { type: ['boolean', 'null'] },
@@ -1912,7 +1992,7 @@ const schema12 = {
             prospectEmailExclusions: { type: ['string', 'null'] },
             sendDisabled: { type: ['boolean', 'null'] },
             sendMaxRetries: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
-            sendMethod: { type: ['string', 'null'] },
+            sendMethod: { type: ['string', 'null'], enum: ['ews', 'sendgrid', 'smtp', null] },
             sendPeriod: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             sendRequiresSync: { type: ['boolean', 'null'] },
             sendThreshold: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
@@ -1924,7 +2004,7 @@ const schema12 = {
             smtpUsername: { type: ['string', 'null'] },
             syncActiveFrequency: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             syncDisabled: { type: ['boolean', 'null'] },
-            syncMethod: { type: ['string', 'null'] },
+            syncMethod: { type: ['string', 'null'], enum: ['ews', 'gmail_api', 'imap', null] },
             syncOutreachFolder: { type: ['boolean', 'null'] },
             syncPassiveFrequency: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             username: { type: ['string', 'null'], maxLength: 255 },
@@ -2459,11 +2539,37 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (!(
+                data11 === 'Exchange2007' ||
+                data11 === 'Exchange2007_SP1' ||
+                data11 === 'Exchange2010' ||
+                data11 === 'Exchange2010_SP1' ||
+                data11 === 'Exchange2010_SP2' ||
+                data11 === 'Exchange2013' ||
+                data11 === 'Exchange2013_SP1' ||
+                data11 === null
+              )) {
+                const err27 = {
+                  instancePath: instancePath + '/data/attributes/exchangeVersion',
+                  schemaPath: '#/properties/data/properties/attributes/properties/exchangeVersion/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema12.properties.data.properties.attributes.properties.exchangeVersion.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
             }
             if (data3.imapHost !== undefined) {
               let data12 = data3.imapHost;
               if (typeof data12 !== 'string' && data12 !== null) {
-                const err27 = {
+                const err28 = {
                   instancePath: instancePath + '/data/attributes/imapHost',
                   schemaPath: '#/properties/data/properties/attributes/properties/imapHost/type',
                   keyword: 'type',
@@ -2471,9 +2577,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err27];
+                  vErrors = [err28];
                 } else {
-                  vErrors.push(err27);
+                  vErrors.push(err28);
                 }
                 errors++;
               }
@@ -2484,7 +2590,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13) && isFinite(data13)) &&
                 data13 !== null
               ) {
-                const err28 = {
+                const err29 = {
                   instancePath: instancePath + '/data/attributes/imapPort',
                   schemaPath: '#/properties/data/properties/attributes/properties/imapPort/type',
                   keyword: 'type',
@@ -2492,35 +2598,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err28];
+                  vErrors = [err29];
                 } else {
-                  vErrors.push(err28);
+                  vErrors.push(err29);
                 }
                 errors++;
               }
               if (typeof data13 == 'number' && isFinite(data13)) {
                 if (data13 > 2147483647 || isNaN(data13)) {
-                  const err29 = {
+                  const err30 = {
                     instancePath: instancePath + '/data/attributes/imapPort',
                     schemaPath: '#/properties/data/properties/attributes/properties/imapPort/maximum',
                     keyword: 'maximum',
                     params: { comparison: '<=', limit: 2147483647 },
                     message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err29];
-                  } else {
-                    vErrors.push(err29);
-                  }
-                  errors++;
-                }
-                if (data13 < -2147483648 || isNaN(data13)) {
-                  const err30 = {
-                    instancePath: instancePath + '/data/attributes/imapPort',
-                    schemaPath: '#/properties/data/properties/attributes/properties/imapPort/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
                     vErrors = [err30];
@@ -2529,12 +2620,27 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (data13 < -2147483648 || isNaN(data13)) {
+                  const err31 = {
+                    instancePath: instancePath + '/data/attributes/imapPort',
+                    schemaPath: '#/properties/data/properties/attributes/properties/imapPort/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err31];
+                  } else {
+                    vErrors.push(err31);
+                  }
+                  errors++;
+                }
               }
             }
             if (data3.imapSsl !== undefined) {
               let data14 = data3.imapSsl;
               if (typeof data14 !== 'boolean' && data14 !== null) {
-                const err31 = {
+                const err32 = {
                   instancePath: instancePath + '/data/attributes/imapSsl',
                   schemaPath: '#/properties/data/properties/attributes/properties/imapSsl/type',
                   keyword: 'type',
@@ -2542,9 +2648,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err31];
+                  vErrors = [err32];
                 } else {
-                  vErrors.push(err31);
+                  vErrors.push(err32);
                 }
                 errors++;
               }
@@ -2555,7 +2661,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data15 == 'number' && !(data15 % 1) && !isNaN(data15) && isFinite(data15)) &&
                 data15 !== null
               ) {
-                const err32 = {
+                const err33 = {
                   instancePath: instancePath + '/data/attributes/maxEmailsPerDay',
                   schemaPath: '#/properties/data/properties/attributes/properties/maxEmailsPerDay/type',
                   keyword: 'type',
@@ -2563,15 +2669,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err32];
+                  vErrors = [err33];
                 } else {
-                  vErrors.push(err32);
+                  vErrors.push(err33);
                 }
                 errors++;
               }
               if (typeof data15 == 'number' && isFinite(data15)) {
                 if (data15 > 2147483647 || isNaN(data15)) {
-                  const err33 = {
+                  const err34 = {
                     instancePath: instancePath + '/data/attributes/maxEmailsPerDay',
                     schemaPath: '#/properties/data/properties/attributes/properties/maxEmailsPerDay/maximum',
                     keyword: 'maximum',
@@ -2579,14 +2685,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err33];
+                    vErrors = [err34];
                   } else {
-                    vErrors.push(err33);
+                    vErrors.push(err34);
                   }
                   errors++;
                 }
                 if (data15 < 0 || isNaN(data15)) {
-                  const err34 = {
+                  const err35 = {
                     instancePath: instancePath + '/data/attributes/maxEmailsPerDay',
                     schemaPath: '#/properties/data/properties/attributes/properties/maxEmailsPerDay/minimum',
                     keyword: 'minimum',
@@ -2594,9 +2700,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err34];
+                    vErrors = [err35];
                   } else {
-                    vErrors.push(err34);
+                    vErrors.push(err35);
                   }
                   errors++;
                 }
@@ -2608,7 +2714,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data16 == 'number' && !(data16 % 1) && !isNaN(data16) && isFinite(data16)) &&
                 data16 !== null
               ) {
-                const err35 = {
+                const err36 = {
                   instancePath: instancePath + '/data/attributes/maxMailingsPerDay',
                   schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerDay/type',
                   keyword: 'type',
@@ -2616,15 +2722,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err35];
+                  vErrors = [err36];
                 } else {
-                  vErrors.push(err35);
+                  vErrors.push(err36);
                 }
                 errors++;
               }
               if (typeof data16 == 'number' && isFinite(data16)) {
                 if (data16 > 2147483647 || isNaN(data16)) {
-                  const err36 = {
+                  const err37 = {
                     instancePath: instancePath + '/data/attributes/maxMailingsPerDay',
                     schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerDay/maximum',
                     keyword: 'maximum',
@@ -2632,14 +2738,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err36];
+                    vErrors = [err37];
                   } else {
-                    vErrors.push(err36);
+                    vErrors.push(err37);
                   }
                   errors++;
                 }
                 if (data16 < 0 || isNaN(data16)) {
-                  const err37 = {
+                  const err38 = {
                     instancePath: instancePath + '/data/attributes/maxMailingsPerDay',
                     schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerDay/minimum',
                     keyword: 'minimum',
@@ -2647,9 +2753,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= 0',
                   };
                   if (vErrors === null) {
-                    vErrors = [err37];
+                    vErrors = [err38];
                   } else {
-                    vErrors.push(err37);
+                    vErrors.push(err38);
                   }
                   errors++;
                 }
@@ -2661,7 +2767,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data17 == 'number' && !(data17 % 1) && !isNaN(data17) && isFinite(data17)) &&
                 data17 !== null
               ) {
-                const err38 = {
+                const err39 = {
                   instancePath: instancePath + '/data/attributes/maxMailingsPerWeek',
                   schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerWeek/type',
                   keyword: 'type',
@@ -2669,35 +2775,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err38];
+                  vErrors = [err39];
                 } else {
-                  vErrors.push(err38);
+                  vErrors.push(err39);
                 }
                 errors++;
               }
               if (typeof data17 == 'number' && isFinite(data17)) {
                 if (data17 > 2147483647 || isNaN(data17)) {
-                  const err39 = {
+                  const err40 = {
                     instancePath: instancePath + '/data/attributes/maxMailingsPerWeek',
                     schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerWeek/maximum',
                     keyword: 'maximum',
                     params: { comparison: '<=', limit: 2147483647 },
                     message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err39];
-                  } else {
-                    vErrors.push(err39);
-                  }
-                  errors++;
-                }
-                if (data17 < 0 || isNaN(data17)) {
-                  const err40 = {
-                    instancePath: instancePath + '/data/attributes/maxMailingsPerWeek',
-                    schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerWeek/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: 0 },
-                    message: 'must be >= 0',
                   };
                   if (vErrors === null) {
                     vErrors = [err40];
@@ -2706,34 +2797,31 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (data17 < 0 || isNaN(data17)) {
+                  const err41 = {
+                    instancePath: instancePath + '/data/attributes/maxMailingsPerWeek',
+                    schemaPath: '#/properties/data/properties/attributes/properties/maxMailingsPerWeek/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 0 },
+                    message: 'must be >= 0',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err41];
+                  } else {
+                    vErrors.push(err41);
+                  }
+                  errors++;
+                }
               }
             }
             if (data3.optOutMessage !== undefined) {
               let data18 = data3.optOutMessage;
               if (typeof data18 !== 'string' && data18 !== null) {
-                const err41 = {
+                const err42 = {
                   instancePath: instancePath + '/data/attributes/optOutMessage',
                   schemaPath: '#/properties/data/properties/attributes/properties/optOutMessage/type',
                   keyword: 'type',
                   params: { type: schema12.properties.data.properties.attributes.properties.optOutMessage.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err41];
-                } else {
-                  vErrors.push(err41);
-                }
-                errors++;
-              }
-            }
-            if (data3.optOutSignature !== undefined) {
-              let data19 = data3.optOutSignature;
-              if (typeof data19 !== 'string' && data19 !== null) {
-                const err42 = {
-                  instancePath: instancePath + '/data/attributes/optOutSignature',
-                  schemaPath: '#/properties/data/properties/attributes/properties/optOutSignature/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.optOutSignature.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2744,14 +2832,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.password !== undefined) {
-              let data20 = data3.password;
-              if (typeof data20 !== 'string' && data20 !== null) {
+            if (data3.optOutSignature !== undefined) {
+              let data19 = data3.optOutSignature;
+              if (typeof data19 !== 'string' && data19 !== null) {
                 const err43 = {
-                  instancePath: instancePath + '/data/attributes/password',
-                  schemaPath: '#/properties/data/properties/attributes/properties/password/type',
+                  instancePath: instancePath + '/data/attributes/optOutSignature',
+                  schemaPath: '#/properties/data/properties/attributes/properties/optOutSignature/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.password.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.optOutSignature.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2762,16 +2850,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.prospectEmailExclusions !== undefined) {
-              let data21 = data3.prospectEmailExclusions;
-              if (typeof data21 !== 'string' && data21 !== null) {
+            if (data3.password !== undefined) {
+              let data20 = data3.password;
+              if (typeof data20 !== 'string' && data20 !== null) {
                 const err44 = {
-                  instancePath: instancePath + '/data/attributes/prospectEmailExclusions',
-                  schemaPath: '#/properties/data/properties/attributes/properties/prospectEmailExclusions/type',
+                  instancePath: instancePath + '/data/attributes/password',
+                  schemaPath: '#/properties/data/properties/attributes/properties/password/type',
                   keyword: 'type',
-                  params: {
-                    type: schema12.properties.data.properties.attributes.properties.prospectEmailExclusions.type,
-                  },
+                  params: { type: schema12.properties.data.properties.attributes.properties.password.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2782,10 +2868,30 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data3.prospectEmailExclusions !== undefined) {
+              let data21 = data3.prospectEmailExclusions;
+              if (typeof data21 !== 'string' && data21 !== null) {
+                const err45 = {
+                  instancePath: instancePath + '/data/attributes/prospectEmailExclusions',
+                  schemaPath: '#/properties/data/properties/attributes/properties/prospectEmailExclusions/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.prospectEmailExclusions.type,
+                  },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err45];
+                } else {
+                  vErrors.push(err45);
+                }
+                errors++;
+              }
+            }
             if (data3.sendDisabled !== undefined) {
               let data22 = data3.sendDisabled;
               if (typeof data22 !== 'boolean' && data22 !== null) {
-                const err45 = {
+                const err46 = {
                   instancePath: instancePath + '/data/attributes/sendDisabled',
                   schemaPath: '#/properties/data/properties/attributes/properties/sendDisabled/type',
                   keyword: 'type',
@@ -2793,9 +2899,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err45];
+                  vErrors = [err46];
                 } else {
-                  vErrors.push(err45);
+                  vErrors.push(err46);
                 }
                 errors++;
               }
@@ -2806,7 +2912,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data23 == 'number' && !(data23 % 1) && !isNaN(data23) && isFinite(data23)) &&
                 data23 !== null
               ) {
-                const err46 = {
+                const err47 = {
                   instancePath: instancePath + '/data/attributes/sendMaxRetries',
                   schemaPath: '#/properties/data/properties/attributes/properties/sendMaxRetries/type',
                   keyword: 'type',
@@ -2814,35 +2920,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err46];
+                  vErrors = [err47];
                 } else {
-                  vErrors.push(err46);
+                  vErrors.push(err47);
                 }
                 errors++;
               }
               if (typeof data23 == 'number' && isFinite(data23)) {
                 if (data23 > 2147483647 || isNaN(data23)) {
-                  const err47 = {
+                  const err48 = {
                     instancePath: instancePath + '/data/attributes/sendMaxRetries',
                     schemaPath: '#/properties/data/properties/attributes/properties/sendMaxRetries/maximum',
                     keyword: 'maximum',
                     params: { comparison: '<=', limit: 2147483647 },
                     message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err47];
-                  } else {
-                    vErrors.push(err47);
-                  }
-                  errors++;
-                }
-                if (data23 < -2147483648 || isNaN(data23)) {
-                  const err48 = {
-                    instancePath: instancePath + '/data/attributes/sendMaxRetries',
-                    schemaPath: '#/properties/data/properties/attributes/properties/sendMaxRetries/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
                     vErrors = [err48];
@@ -2851,12 +2942,27 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (data23 < -2147483648 || isNaN(data23)) {
+                  const err49 = {
+                    instancePath: instancePath + '/data/attributes/sendMaxRetries',
+                    schemaPath: '#/properties/data/properties/attributes/properties/sendMaxRetries/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err49];
+                  } else {
+                    vErrors.push(err49);
+                  }
+                  errors++;
+                }
               }
             }
             if (data3.sendMethod !== undefined) {
               let data24 = data3.sendMethod;
               if (typeof data24 !== 'string' && data24 !== null) {
-                const err49 = {
+                const err50 = {
                   instancePath: instancePath + '/data/attributes/sendMethod',
                   schemaPath: '#/properties/data/properties/attributes/properties/sendMethod/type',
                   keyword: 'type',
@@ -2864,9 +2970,24 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err49];
+                  vErrors = [err50];
                 } else {
-                  vErrors.push(err49);
+                  vErrors.push(err50);
+                }
+                errors++;
+              }
+              if (!(data24 === 'ews' || data24 === 'sendgrid' || data24 === 'smtp' || data24 === null)) {
+                const err51 = {
+                  instancePath: instancePath + '/data/attributes/sendMethod',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sendMethod/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema12.properties.data.properties.attributes.properties.sendMethod.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err51];
+                } else {
+                  vErrors.push(err51);
                 }
                 errors++;
               }
@@ -2877,7 +2998,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25)) &&
                 data25 !== null
               ) {
-                const err50 = {
+                const err52 = {
                   instancePath: instancePath + '/data/attributes/sendPeriod',
                   schemaPath: '#/properties/data/properties/attributes/properties/sendPeriod/type',
                   keyword: 'type',
@@ -2885,15 +3006,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err50];
+                  vErrors = [err52];
                 } else {
-                  vErrors.push(err50);
+                  vErrors.push(err52);
                 }
                 errors++;
               }
               if (typeof data25 == 'number' && isFinite(data25)) {
                 if (data25 > 2147483647 || isNaN(data25)) {
-                  const err51 = {
+                  const err53 = {
                     instancePath: instancePath + '/data/attributes/sendPeriod',
                     schemaPath: '#/properties/data/properties/attributes/properties/sendPeriod/maximum',
                     keyword: 'maximum',
@@ -2901,14 +3022,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err51];
+                    vErrors = [err53];
                   } else {
-                    vErrors.push(err51);
+                    vErrors.push(err53);
                   }
                   errors++;
                 }
                 if (data25 < -2147483648 || isNaN(data25)) {
-                  const err52 = {
+                  const err54 = {
                     instancePath: instancePath + '/data/attributes/sendPeriod',
                     schemaPath: '#/properties/data/properties/attributes/properties/sendPeriod/minimum',
                     keyword: 'minimum',
@@ -2916,9 +3037,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err52];
+                    vErrors = [err54];
                   } else {
-                    vErrors.push(err52);
+                    vErrors.push(err54);
                   }
                   errors++;
                 }
@@ -2927,7 +3048,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.sendRequiresSync !== undefined) {
               let data26 = data3.sendRequiresSync;
               if (typeof data26 !== 'boolean' && data26 !== null) {
-                const err53 = {
+                const err55 = {
                   instancePath: instancePath + '/data/attributes/sendRequiresSync',
                   schemaPath: '#/properties/data/properties/attributes/properties/sendRequiresSync/type',
                   keyword: 'type',
@@ -2935,9 +3056,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err53];
+                  vErrors = [err55];
                 } else {
-                  vErrors.push(err53);
+                  vErrors.push(err55);
                 }
                 errors++;
               }
@@ -2948,7 +3069,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data27 == 'number' && !(data27 % 1) && !isNaN(data27) && isFinite(data27)) &&
                 data27 !== null
               ) {
-                const err54 = {
+                const err56 = {
                   instancePath: instancePath + '/data/attributes/sendThreshold',
                   schemaPath: '#/properties/data/properties/attributes/properties/sendThreshold/type',
                   keyword: 'type',
@@ -2956,15 +3077,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err54];
+                  vErrors = [err56];
                 } else {
-                  vErrors.push(err54);
+                  vErrors.push(err56);
                 }
                 errors++;
               }
               if (typeof data27 == 'number' && isFinite(data27)) {
                 if (data27 > 2147483647 || isNaN(data27)) {
-                  const err55 = {
+                  const err57 = {
                     instancePath: instancePath + '/data/attributes/sendThreshold',
                     schemaPath: '#/properties/data/properties/attributes/properties/sendThreshold/maximum',
                     keyword: 'maximum',
@@ -2972,14 +3093,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err55];
+                    vErrors = [err57];
                   } else {
-                    vErrors.push(err55);
+                    vErrors.push(err57);
                   }
                   errors++;
                 }
                 if (data27 < -2147483648 || isNaN(data27)) {
-                  const err56 = {
+                  const err58 = {
                     instancePath: instancePath + '/data/attributes/sendThreshold',
                     schemaPath: '#/properties/data/properties/attributes/properties/sendThreshold/minimum',
                     keyword: 'minimum',
@@ -2987,9 +3108,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err56];
+                    vErrors = [err58];
                   } else {
-                    vErrors.push(err56);
+                    vErrors.push(err58);
                   }
                   errors++;
                 }
@@ -2998,47 +3119,11 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.sendgridApiKey !== undefined) {
               let data28 = data3.sendgridApiKey;
               if (typeof data28 !== 'string' && data28 !== null) {
-                const err57 = {
+                const err59 = {
                   instancePath: instancePath + '/data/attributes/sendgridApiKey',
                   schemaPath: '#/properties/data/properties/attributes/properties/sendgridApiKey/type',
                   keyword: 'type',
                   params: { type: schema12.properties.data.properties.attributes.properties.sendgridApiKey.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err57];
-                } else {
-                  vErrors.push(err57);
-                }
-                errors++;
-              }
-            }
-            if (data3.smtpHost !== undefined) {
-              let data29 = data3.smtpHost;
-              if (typeof data29 !== 'string' && data29 !== null) {
-                const err58 = {
-                  instancePath: instancePath + '/data/attributes/smtpHost',
-                  schemaPath: '#/properties/data/properties/attributes/properties/smtpHost/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.smtpHost.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err58];
-                } else {
-                  vErrors.push(err58);
-                }
-                errors++;
-              }
-            }
-            if (data3.smtpPassword !== undefined) {
-              let data30 = data3.smtpPassword;
-              if (typeof data30 !== 'string' && data30 !== null) {
-                const err59 = {
-                  instancePath: instancePath + '/data/attributes/smtpPassword',
-                  schemaPath: '#/properties/data/properties/attributes/properties/smtpPassword/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.smtpPassword.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3049,18 +3134,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.smtpPort !== undefined) {
-              let data31 = data3.smtpPort;
-              if (
-                !(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31)) &&
-                data31 !== null
-              ) {
+            if (data3.smtpHost !== undefined) {
+              let data29 = data3.smtpHost;
+              if (typeof data29 !== 'string' && data29 !== null) {
                 const err60 = {
-                  instancePath: instancePath + '/data/attributes/smtpPort',
-                  schemaPath: '#/properties/data/properties/attributes/properties/smtpPort/type',
+                  instancePath: instancePath + '/data/attributes/smtpHost',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smtpHost/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.smtpPort.type },
-                  message: 'must be integer,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.smtpHost.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err60];
@@ -3069,9 +3151,48 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data3.smtpPassword !== undefined) {
+              let data30 = data3.smtpPassword;
+              if (typeof data30 !== 'string' && data30 !== null) {
+                const err61 = {
+                  instancePath: instancePath + '/data/attributes/smtpPassword',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smtpPassword/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.smtpPassword.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err61];
+                } else {
+                  vErrors.push(err61);
+                }
+                errors++;
+              }
+            }
+            if (data3.smtpPort !== undefined) {
+              let data31 = data3.smtpPort;
+              if (
+                !(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31)) &&
+                data31 !== null
+              ) {
+                const err62 = {
+                  instancePath: instancePath + '/data/attributes/smtpPort',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smtpPort/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.smtpPort.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err62];
+                } else {
+                  vErrors.push(err62);
+                }
+                errors++;
+              }
               if (typeof data31 == 'number' && isFinite(data31)) {
                 if (data31 > 2147483647 || isNaN(data31)) {
-                  const err61 = {
+                  const err63 = {
                     instancePath: instancePath + '/data/attributes/smtpPort',
                     schemaPath: '#/properties/data/properties/attributes/properties/smtpPort/maximum',
                     keyword: 'maximum',
@@ -3079,14 +3200,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err61];
+                    vErrors = [err63];
                   } else {
-                    vErrors.push(err61);
+                    vErrors.push(err63);
                   }
                   errors++;
                 }
                 if (data31 < -2147483648 || isNaN(data31)) {
-                  const err62 = {
+                  const err64 = {
                     instancePath: instancePath + '/data/attributes/smtpPort',
                     schemaPath: '#/properties/data/properties/attributes/properties/smtpPort/minimum',
                     keyword: 'minimum',
@@ -3094,9 +3215,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err62];
+                    vErrors = [err64];
                   } else {
-                    vErrors.push(err62);
+                    vErrors.push(err64);
                   }
                   errors++;
                 }
@@ -3105,7 +3226,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.smtpSsl !== undefined) {
               let data32 = data3.smtpSsl;
               if (typeof data32 !== 'boolean' && data32 !== null) {
-                const err63 = {
+                const err65 = {
                   instancePath: instancePath + '/data/attributes/smtpSsl',
                   schemaPath: '#/properties/data/properties/attributes/properties/smtpSsl/type',
                   keyword: 'type',
@@ -3113,9 +3234,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err63];
+                  vErrors = [err65];
                 } else {
-                  vErrors.push(err63);
+                  vErrors.push(err65);
                 }
                 errors++;
               }
@@ -3123,7 +3244,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.smtpUsername !== undefined) {
               let data33 = data3.smtpUsername;
               if (typeof data33 !== 'string' && data33 !== null) {
-                const err64 = {
+                const err66 = {
                   instancePath: instancePath + '/data/attributes/smtpUsername',
                   schemaPath: '#/properties/data/properties/attributes/properties/smtpUsername/type',
                   keyword: 'type',
@@ -3131,9 +3252,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err64];
+                  vErrors = [err66];
                 } else {
-                  vErrors.push(err64);
+                  vErrors.push(err66);
                 }
                 errors++;
               }
@@ -3144,7 +3265,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data34 == 'number' && !(data34 % 1) && !isNaN(data34) && isFinite(data34)) &&
                 data34 !== null
               ) {
-                const err65 = {
+                const err67 = {
                   instancePath: instancePath + '/data/attributes/syncActiveFrequency',
                   schemaPath: '#/properties/data/properties/attributes/properties/syncActiveFrequency/type',
                   keyword: 'type',
@@ -3152,15 +3273,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err65];
+                  vErrors = [err67];
                 } else {
-                  vErrors.push(err65);
+                  vErrors.push(err67);
                 }
                 errors++;
               }
               if (typeof data34 == 'number' && isFinite(data34)) {
                 if (data34 > 2147483647 || isNaN(data34)) {
-                  const err66 = {
+                  const err68 = {
                     instancePath: instancePath + '/data/attributes/syncActiveFrequency',
                     schemaPath: '#/properties/data/properties/attributes/properties/syncActiveFrequency/maximum',
                     keyword: 'maximum',
@@ -3168,14 +3289,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err66];
+                    vErrors = [err68];
                   } else {
-                    vErrors.push(err66);
+                    vErrors.push(err68);
                   }
                   errors++;
                 }
                 if (data34 < -2147483648 || isNaN(data34)) {
-                  const err67 = {
+                  const err69 = {
                     instancePath: instancePath + '/data/attributes/syncActiveFrequency',
                     schemaPath: '#/properties/data/properties/attributes/properties/syncActiveFrequency/minimum',
                     keyword: 'minimum',
@@ -3183,9 +3304,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err67];
+                    vErrors = [err69];
                   } else {
-                    vErrors.push(err67);
+                    vErrors.push(err69);
                   }
                   errors++;
                 }
@@ -3194,47 +3315,11 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.syncDisabled !== undefined) {
               let data35 = data3.syncDisabled;
               if (typeof data35 !== 'boolean' && data35 !== null) {
-                const err68 = {
+                const err70 = {
                   instancePath: instancePath + '/data/attributes/syncDisabled',
                   schemaPath: '#/properties/data/properties/attributes/properties/syncDisabled/type',
                   keyword: 'type',
                   params: { type: schema12.properties.data.properties.attributes.properties.syncDisabled.type },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err68];
-                } else {
-                  vErrors.push(err68);
-                }
-                errors++;
-              }
-            }
-            if (data3.syncMethod !== undefined) {
-              let data36 = data3.syncMethod;
-              if (typeof data36 !== 'string' && data36 !== null) {
-                const err69 = {
-                  instancePath: instancePath + '/data/attributes/syncMethod',
-                  schemaPath: '#/properties/data/properties/attributes/properties/syncMethod/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.syncMethod.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err69];
-                } else {
-                  vErrors.push(err69);
-                }
-                errors++;
-              }
-            }
-            if (data3.syncOutreachFolder !== undefined) {
-              let data37 = data3.syncOutreachFolder;
-              if (typeof data37 !== 'boolean' && data37 !== null) {
-                const err70 = {
-                  instancePath: instancePath + '/data/attributes/syncOutreachFolder',
-                  schemaPath: '#/properties/data/properties/attributes/properties/syncOutreachFolder/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.syncOutreachFolder.type },
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
@@ -3245,18 +3330,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.syncPassiveFrequency !== undefined) {
-              let data38 = data3.syncPassiveFrequency;
-              if (
-                !(typeof data38 == 'number' && !(data38 % 1) && !isNaN(data38) && isFinite(data38)) &&
-                data38 !== null
-              ) {
+            if (data3.syncMethod !== undefined) {
+              let data36 = data3.syncMethod;
+              if (typeof data36 !== 'string' && data36 !== null) {
                 const err71 = {
-                  instancePath: instancePath + '/data/attributes/syncPassiveFrequency',
-                  schemaPath: '#/properties/data/properties/attributes/properties/syncPassiveFrequency/type',
+                  instancePath: instancePath + '/data/attributes/syncMethod',
+                  schemaPath: '#/properties/data/properties/attributes/properties/syncMethod/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.syncPassiveFrequency.type },
-                  message: 'must be integer,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.syncMethod.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err71];
@@ -3265,48 +3347,52 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data38 == 'number' && isFinite(data38)) {
-                if (data38 > 2147483647 || isNaN(data38)) {
-                  const err72 = {
-                    instancePath: instancePath + '/data/attributes/syncPassiveFrequency',
-                    schemaPath: '#/properties/data/properties/attributes/properties/syncPassiveFrequency/maximum',
-                    keyword: 'maximum',
-                    params: { comparison: '<=', limit: 2147483647 },
-                    message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err72];
-                  } else {
-                    vErrors.push(err72);
-                  }
-                  errors++;
+              if (!(data36 === 'ews' || data36 === 'gmail_api' || data36 === 'imap' || data36 === null)) {
+                const err72 = {
+                  instancePath: instancePath + '/data/attributes/syncMethod',
+                  schemaPath: '#/properties/data/properties/attributes/properties/syncMethod/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema12.properties.data.properties.attributes.properties.syncMethod.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err72];
+                } else {
+                  vErrors.push(err72);
                 }
-                if (data38 < -2147483648 || isNaN(data38)) {
-                  const err73 = {
-                    instancePath: instancePath + '/data/attributes/syncPassiveFrequency',
-                    schemaPath: '#/properties/data/properties/attributes/properties/syncPassiveFrequency/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err73];
-                  } else {
-                    vErrors.push(err73);
-                  }
-                  errors++;
-                }
+                errors++;
               }
             }
-            if (data3.username !== undefined) {
-              let data39 = data3.username;
-              if (typeof data39 !== 'string' && data39 !== null) {
-                const err74 = {
-                  instancePath: instancePath + '/data/attributes/username',
-                  schemaPath: '#/properties/data/properties/attributes/properties/username/type',
+            if (data3.syncOutreachFolder !== undefined) {
+              let data37 = data3.syncOutreachFolder;
+              if (typeof data37 !== 'boolean' && data37 !== null) {
+                const err73 = {
+                  instancePath: instancePath + '/data/attributes/syncOutreachFolder',
+                  schemaPath: '#/properties/data/properties/attributes/properties/syncOutreachFolder/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.username.type },
-                  message: 'must be string,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.syncOutreachFolder.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err73];
+                } else {
+                  vErrors.push(err73);
+                }
+                errors++;
+              }
+            }
+            if (data3.syncPassiveFrequency !== undefined) {
+              let data38 = data3.syncPassiveFrequency;
+              if (
+                !(typeof data38 == 'number' && !(data38 % 1) && !isNaN(data38) && isFinite(data38)) &&
+                data38 !== null
+              ) {
+                const err74 = {
+                  instancePath: instancePath + '/data/attributes/syncPassiveFrequency',
+                  schemaPath: '#/properties/data/properties/attributes/properties/syncPassiveFrequency/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.syncPassiveFrequency.type },
+                  message: 'must be integer,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err74];
@@ -3315,14 +3401,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data39 === 'string') {
-                if (func3(data39) > 255) {
+              if (typeof data38 == 'number' && isFinite(data38)) {
+                if (data38 > 2147483647 || isNaN(data38)) {
                   const err75 = {
-                    instancePath: instancePath + '/data/attributes/username',
-                    schemaPath: '#/properties/data/properties/attributes/properties/username/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/syncPassiveFrequency',
+                    schemaPath: '#/properties/data/properties/attributes/properties/syncPassiveFrequency/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
                     vErrors = [err75];
@@ -3331,35 +3417,32 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-              }
-            }
-            if (data3.validateSend !== undefined) {
-              let data40 = data3.validateSend;
-              if (typeof data40 !== 'boolean' && data40 !== null) {
-                const err76 = {
-                  instancePath: instancePath + '/data/attributes/validateSend',
-                  schemaPath: '#/properties/data/properties/attributes/properties/validateSend/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.validateSend.type },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err76];
-                } else {
-                  vErrors.push(err76);
+                if (data38 < -2147483648 || isNaN(data38)) {
+                  const err76 = {
+                    instancePath: instancePath + '/data/attributes/syncPassiveFrequency',
+                    schemaPath: '#/properties/data/properties/attributes/properties/syncPassiveFrequency/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err76];
+                  } else {
+                    vErrors.push(err76);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data3.validateSync !== undefined) {
-              let data41 = data3.validateSync;
-              if (typeof data41 !== 'boolean' && data41 !== null) {
+            if (data3.username !== undefined) {
+              let data39 = data3.username;
+              if (typeof data39 !== 'string' && data39 !== null) {
                 const err77 = {
-                  instancePath: instancePath + '/data/attributes/validateSync',
-                  schemaPath: '#/properties/data/properties/attributes/properties/validateSync/type',
+                  instancePath: instancePath + '/data/attributes/username',
+                  schemaPath: '#/properties/data/properties/attributes/properties/username/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.validateSync.type },
-                  message: 'must be boolean,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.username.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err77];
@@ -3368,34 +3451,33 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (typeof data39 === 'string') {
+                if (func3(data39) > 255) {
+                  const err78 = {
+                    instancePath: instancePath + '/data/attributes/username',
+                    schemaPath: '#/properties/data/properties/attributes/properties/username/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err78];
+                  } else {
+                    vErrors.push(err78);
+                  }
+                  errors++;
+                }
+              }
             }
-          } else {
-            const err78 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err78];
-            } else {
-              vErrors.push(err78);
-            }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data42 = data0.relationships;
-          if (data42 && typeof data42 == 'object' && !Array.isArray(data42)) {
-            for (const key2 in data42) {
-              if (!(key2 === 'user')) {
+            if (data3.validateSend !== undefined) {
+              let data40 = data3.validateSend;
+              if (typeof data40 !== 'boolean' && data40 !== null) {
                 const err79 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/validateSend',
+                  schemaPath: '#/properties/data/properties/attributes/properties/validateSend/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.validateSend.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err79];
@@ -3405,11 +3487,65 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data3.validateSync !== undefined) {
+              let data41 = data3.validateSync;
+              if (typeof data41 !== 'boolean' && data41 !== null) {
+                const err80 = {
+                  instancePath: instancePath + '/data/attributes/validateSync',
+                  schemaPath: '#/properties/data/properties/attributes/properties/validateSync/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.validateSync.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err80];
+                } else {
+                  vErrors.push(err80);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err81 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err81];
+            } else {
+              vErrors.push(err81);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data42 = data0.relationships;
+          if (data42 && typeof data42 == 'object' && !Array.isArray(data42)) {
+            for (const key2 in data42) {
+              if (!(key2 === 'user')) {
+                const err82 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err82];
+                } else {
+                  vErrors.push(err82);
+                }
+                errors++;
+              }
+            }
             if (data42.user !== undefined) {
               let data43 = data42.user;
               if (data43 && typeof data43 == 'object' && !Array.isArray(data43)) {
                 if (data43.data === undefined) {
-                  const err80 = {
+                  const err83 = {
                     instancePath: instancePath + '/data/relationships/user',
                     schemaPath: '#/properties/data/properties/relationships/properties/user/required',
                     keyword: 'required',
@@ -3417,15 +3553,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err80];
+                    vErrors = [err83];
                   } else {
-                    vErrors.push(err80);
+                    vErrors.push(err83);
                   }
                   errors++;
                 }
                 for (const key3 in data43) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err81 = {
+                    const err84 = {
                       instancePath: instancePath + '/data/relationships/user',
                       schemaPath: '#/properties/data/properties/relationships/properties/user/additionalProperties',
                       keyword: 'additionalProperties',
@@ -3433,9 +3569,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err81];
+                      vErrors = [err84];
                     } else {
-                      vErrors.push(err81);
+                      vErrors.push(err84);
                     }
                     errors++;
                   }
@@ -3446,7 +3582,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid6 = false;
                   const _errs99 = errors;
                   if (data44 !== null) {
-                    const err82 = {
+                    const err85 = {
                       instancePath: instancePath + '/data/relationships/user/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/0/type',
@@ -3455,9 +3591,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err82];
+                      vErrors = [err85];
                     } else {
-                      vErrors.push(err82);
+                      vErrors.push(err85);
                     }
                     errors++;
                   }
@@ -3467,7 +3603,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs101 = errors;
                     if (data44 && typeof data44 == 'object' && !Array.isArray(data44)) {
                       if (data44.type === undefined) {
-                        const err83 = {
+                        const err86 = {
                           instancePath: instancePath + '/data/relationships/user/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
@@ -3476,14 +3612,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err83];
+                          vErrors = [err86];
                         } else {
-                          vErrors.push(err83);
+                          vErrors.push(err86);
                         }
                         errors++;
                       }
                       if (data44.id === undefined) {
-                        const err84 = {
+                        const err87 = {
                           instancePath: instancePath + '/data/relationships/user/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/required',
@@ -3492,15 +3628,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err84];
+                          vErrors = [err87];
                         } else {
-                          vErrors.push(err84);
+                          vErrors.push(err87);
                         }
                         errors++;
                       }
                       for (const key4 in data44) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err85 = {
+                          const err88 = {
                             instancePath: instancePath + '/data/relationships/user/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/additionalProperties',
@@ -3509,16 +3645,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err85];
+                            vErrors = [err88];
                           } else {
-                            vErrors.push(err85);
+                            vErrors.push(err88);
                           }
                           errors++;
                         }
                       }
                       if (data44.type !== undefined) {
                         if ('user' !== data44.type) {
-                          const err86 = {
+                          const err89 = {
                             instancePath: instancePath + '/data/relationships/user/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/type/const',
@@ -3527,9 +3663,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err86];
+                            vErrors = [err89];
                           } else {
-                            vErrors.push(err86);
+                            vErrors.push(err89);
                           }
                           errors++;
                         }
@@ -3540,7 +3676,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid8 = false;
                         const _errs107 = errors;
                         if (!(typeof data46 == 'number' && !(data46 % 1) && !isNaN(data46) && isFinite(data46))) {
-                          const err87 = {
+                          const err90 = {
                             instancePath: instancePath + '/data/relationships/user/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -3549,15 +3685,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err87];
+                            vErrors = [err90];
                           } else {
-                            vErrors.push(err87);
+                            vErrors.push(err90);
                           }
                           errors++;
                         }
                         if (typeof data46 == 'number' && isFinite(data46)) {
                           if (data46 > 9007199254740991 || isNaN(data46)) {
-                            const err88 = {
+                            const err91 = {
                               instancePath: instancePath + '/data/relationships/user/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -3566,14 +3702,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err88];
+                              vErrors = [err91];
                             } else {
-                              vErrors.push(err88);
+                              vErrors.push(err91);
                             }
                             errors++;
                           }
                           if (data46 < 1 || isNaN(data46)) {
-                            const err89 = {
+                            const err92 = {
                               instancePath: instancePath + '/data/relationships/user/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -3582,9 +3718,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err89];
+                              vErrors = [err92];
                             } else {
-                              vErrors.push(err89);
+                              vErrors.push(err92);
                             }
                             errors++;
                           }
@@ -3595,7 +3731,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs109 = errors;
                           if (typeof data46 === 'string') {
                             if (!pattern0.test(data46)) {
-                              const err90 = {
+                              const err93 = {
                                 instancePath: instancePath + '/data/relationships/user/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -3604,14 +3740,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err90];
+                                vErrors = [err93];
                               } else {
-                                vErrors.push(err90);
+                                vErrors.push(err93);
                               }
                               errors++;
                             }
                           } else {
-                            const err91 = {
+                            const err94 = {
                               instancePath: instancePath + '/data/relationships/user/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -3620,9 +3756,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err91];
+                              vErrors = [err94];
                             } else {
-                              vErrors.push(err91);
+                              vErrors.push(err94);
                             }
                             errors++;
                           }
@@ -3630,7 +3766,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid8 = valid8 || _valid2;
                         }
                         if (!valid8) {
-                          const err92 = {
+                          const err95 = {
                             instancePath: instancePath + '/data/relationships/user/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/id/anyOf',
@@ -3639,9 +3775,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err92];
+                            vErrors = [err95];
                           } else {
-                            vErrors.push(err92);
+                            vErrors.push(err95);
                           }
                           errors++;
                         } else {
@@ -3658,7 +3794,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data44.meta !== undefined) {
                         let data47 = data44.meta;
                         if (!(data47 && typeof data47 == 'object' && !Array.isArray(data47))) {
-                          const err93 = {
+                          const err96 = {
                             instancePath: instancePath + '/data/relationships/user/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/properties/meta/type',
@@ -3667,15 +3803,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err93];
+                            vErrors = [err96];
                           } else {
-                            vErrors.push(err93);
+                            vErrors.push(err96);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err94 = {
+                      const err97 = {
                         instancePath: instancePath + '/data/relationships/user/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/user/properties/data/anyOf/1/type',
@@ -3684,9 +3820,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err94];
+                        vErrors = [err97];
                       } else {
-                        vErrors.push(err94);
+                        vErrors.push(err97);
                       }
                       errors++;
                     }
@@ -3694,7 +3830,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid6 = valid6 || _valid1;
                   }
                   if (!valid6) {
-                    const err95 = {
+                    const err98 = {
                       instancePath: instancePath + '/data/relationships/user/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/user/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -3702,9 +3838,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err95];
+                      vErrors = [err98];
                     } else {
-                      vErrors.push(err95);
+                      vErrors.push(err98);
                     }
                     errors++;
                   } else {
@@ -3721,7 +3857,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data43.meta !== undefined) {
                   let data48 = data43.meta;
                   if (!(data48 && typeof data48 == 'object' && !Array.isArray(data48))) {
-                    const err96 = {
+                    const err99 = {
                       instancePath: instancePath + '/data/relationships/user/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/user/properties/meta/type',
                       keyword: 'type',
@@ -3729,15 +3865,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err96];
+                      vErrors = [err99];
                     } else {
-                      vErrors.push(err96);
+                      vErrors.push(err99);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err97 = {
+                const err100 = {
                   instancePath: instancePath + '/data/relationships/user',
                   schemaPath: '#/properties/data/properties/relationships/properties/user/type',
                   keyword: 'type',
@@ -3745,15 +3881,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err97];
+                  vErrors = [err100];
                 } else {
-                  vErrors.push(err97);
+                  vErrors.push(err100);
                 }
                 errors++;
               }
             }
           } else {
-            const err98 = {
+            const err101 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -3761,9 +3897,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err98];
+              vErrors = [err101];
             } else {
-              vErrors.push(err98);
+              vErrors.push(err101);
             }
             errors++;
           }
@@ -3771,7 +3907,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         if (data0.meta !== undefined) {
           let data49 = data0.meta;
           if (!(data49 && typeof data49 == 'object' && !Array.isArray(data49))) {
-            const err99 = {
+            const err102 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -3779,9 +3915,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err99];
+              vErrors = [err102];
             } else {
-              vErrors.push(err99);
+              vErrors.push(err102);
             }
             errors++;
           }
@@ -3789,7 +3925,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         if (data0.links !== undefined) {
           let data50 = data0.links;
           if (!(data50 && typeof data50 == 'object' && !Array.isArray(data50))) {
-            const err100 = {
+            const err103 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -3797,15 +3933,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err100];
+              vErrors = [err103];
             } else {
-              vErrors.push(err100);
+              vErrors.push(err103);
             }
             errors++;
           }
         }
       } else {
-        const err101 = {
+        const err104 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -3813,15 +3949,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err101];
+          vErrors = [err104];
         } else {
-          vErrors.push(err101);
+          vErrors.push(err104);
         }
         errors++;
       }
     }
   } else {
-    const err102 = {
+    const err105 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -3829,9 +3965,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err102];
+      vErrors = [err105];
     } else {
-      vErrors.push(err102);
+      vErrors.push(err105);
     }
     errors++;
   }

@@ -23,7 +23,7 @@ const schema11 = {
           properties: {
             bodyHtml: { type: ['string', 'null'], maxLength: 32000 },
             followUpTaskScheduledAt: { type: ['string', 'null'], format: 'date-time' },
-            followUpTaskType: { type: ['string', 'null'] },
+            followUpTaskType: { type: ['string', 'null'], enum: ['follow_up', 'no_reply', null] },
             scheduledAt: { type: ['string', 'null'], format: 'date-time' },
             state: {
               type: ['string', 'null'],
@@ -399,16 +399,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.scheduledAt !== undefined) {
-              let data6 = data2.scheduledAt;
-              if (typeof data6 !== 'string' && data6 !== null) {
+              if (!(data5 === 'follow_up' || data5 === 'no_reply' || data5 === null)) {
                 const err10 = {
-                  instancePath: instancePath + '/data/attributes/scheduledAt',
-                  schemaPath: '#/properties/data/properties/attributes/properties/scheduledAt/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.scheduledAt.type },
-                  message: 'must be string,null',
+                  instancePath: instancePath + '/data/attributes/followUpTaskType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/followUpTaskType/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.data.properties.attributes.properties.followUpTaskType.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err10];
@@ -417,9 +416,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data2.scheduledAt !== undefined) {
+              let data6 = data2.scheduledAt;
+              if (typeof data6 !== 'string' && data6 !== null) {
+                const err11 = {
+                  instancePath: instancePath + '/data/attributes/scheduledAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/scheduledAt/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.scheduledAt.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err11];
+                } else {
+                  vErrors.push(err11);
+                }
+                errors++;
+              }
               if (typeof data6 === 'string') {
                 if (!formats0.validate(data6)) {
-                  const err11 = {
+                  const err12 = {
                     instancePath: instancePath + '/data/attributes/scheduledAt',
                     schemaPath: '#/properties/data/properties/attributes/properties/scheduledAt/format',
                     keyword: 'format',
@@ -427,9 +444,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must match format "' + 'date-time' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err11];
+                    vErrors = [err12];
                   } else {
-                    vErrors.push(err11);
+                    vErrors.push(err12);
                   }
                   errors++;
                 }
@@ -438,7 +455,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.state !== undefined) {
               let data7 = data2.state;
               if (typeof data7 !== 'string' && data7 !== null) {
-                const err12 = {
+                const err13 = {
                   instancePath: instancePath + '/data/attributes/state',
                   schemaPath: '#/properties/data/properties/attributes/properties/state/type',
                   keyword: 'type',
@@ -446,9 +463,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err12];
+                  vErrors = [err13];
                 } else {
-                  vErrors.push(err12);
+                  vErrors.push(err13);
                 }
                 errors++;
               }
@@ -465,7 +482,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 data7 === 'scheduled' ||
                 data7 === null
               )) {
-                const err13 = {
+                const err14 = {
                   instancePath: instancePath + '/data/attributes/state',
                   schemaPath: '#/properties/data/properties/attributes/properties/state/enum',
                   keyword: 'enum',
@@ -473,15 +490,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
-                  vErrors = [err13];
+                  vErrors = [err14];
                 } else {
-                  vErrors.push(err13);
+                  vErrors.push(err14);
                 }
                 errors++;
               }
               if (typeof data7 === 'string') {
                 if (func2(data7) > 255) {
-                  const err14 = {
+                  const err15 = {
                     instancePath: instancePath + '/data/attributes/state',
                     schemaPath: '#/properties/data/properties/attributes/properties/state/maxLength',
                     keyword: 'maxLength',
@@ -489,9 +506,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err14];
+                    vErrors = [err15];
                   } else {
-                    vErrors.push(err14);
+                    vErrors.push(err15);
                   }
                   errors++;
                 }
@@ -500,7 +517,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.subject !== undefined) {
               let data8 = data2.subject;
               if (typeof data8 !== 'string' && data8 !== null) {
-                const err15 = {
+                const err16 = {
                   instancePath: instancePath + '/data/attributes/subject',
                   schemaPath: '#/properties/data/properties/attributes/properties/subject/type',
                   keyword: 'type',
@@ -508,15 +525,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err15];
+                  vErrors = [err16];
                 } else {
-                  vErrors.push(err15);
+                  vErrors.push(err16);
                 }
                 errors++;
               }
               if (typeof data8 === 'string') {
                 if (func2(data8) > 255) {
-                  const err16 = {
+                  const err17 = {
                     instancePath: instancePath + '/data/attributes/subject',
                     schemaPath: '#/properties/data/properties/attributes/properties/subject/maxLength',
                     keyword: 'maxLength',
@@ -524,9 +541,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err16];
+                    vErrors = [err17];
                   } else {
-                    vErrors.push(err16);
+                    vErrors.push(err17);
                   }
                   errors++;
                 }
@@ -535,29 +552,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.trackLinks !== undefined) {
               let data9 = data2.trackLinks;
               if (typeof data9 !== 'boolean' && data9 !== null) {
-                const err17 = {
+                const err18 = {
                   instancePath: instancePath + '/data/attributes/trackLinks',
                   schemaPath: '#/properties/data/properties/attributes/properties/trackLinks/type',
                   keyword: 'type',
                   params: { type: schema11.properties.data.properties.attributes.properties.trackLinks.type },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err17];
-                } else {
-                  vErrors.push(err17);
-                }
-                errors++;
-              }
-            }
-            if (data2.trackOpens !== undefined) {
-              let data10 = data2.trackOpens;
-              if (typeof data10 !== 'boolean' && data10 !== null) {
-                const err18 = {
-                  instancePath: instancePath + '/data/attributes/trackOpens',
-                  schemaPath: '#/properties/data/properties/attributes/properties/trackOpens/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.trackOpens.type },
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
@@ -568,8 +567,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data2.trackOpens !== undefined) {
+              let data10 = data2.trackOpens;
+              if (typeof data10 !== 'boolean' && data10 !== null) {
+                const err19 = {
+                  instancePath: instancePath + '/data/attributes/trackOpens',
+                  schemaPath: '#/properties/data/properties/attributes/properties/trackOpens/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.trackOpens.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err19 = {
+            const err20 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -577,9 +594,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err19];
+              vErrors = [err20];
             } else {
-              vErrors.push(err19);
+              vErrors.push(err20);
             }
             errors++;
           }
@@ -595,7 +612,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 key2 === 'task' ||
                 key2 === 'template'
               )) {
-                const err20 = {
+                const err21 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -603,9 +620,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err20];
+                  vErrors = [err21];
                 } else {
-                  vErrors.push(err20);
+                  vErrors.push(err21);
                 }
                 errors++;
               }
@@ -614,7 +631,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data12 = data11.followUpSequence;
               if (data12 && typeof data12 == 'object' && !Array.isArray(data12)) {
                 if (data12.data === undefined) {
-                  const err21 = {
+                  const err22 = {
                     instancePath: instancePath + '/data/relationships/followUpSequence',
                     schemaPath: '#/properties/data/properties/relationships/properties/followUpSequence/required',
                     keyword: 'required',
@@ -622,15 +639,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err21];
+                    vErrors = [err22];
                   } else {
-                    vErrors.push(err21);
+                    vErrors.push(err22);
                   }
                   errors++;
                 }
                 for (const key3 in data12) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err22 = {
+                    const err23 = {
                       instancePath: instancePath + '/data/relationships/followUpSequence',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/followUpSequence/additionalProperties',
@@ -639,9 +656,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err22];
+                      vErrors = [err23];
                     } else {
-                      vErrors.push(err22);
+                      vErrors.push(err23);
                     }
                     errors++;
                   }
@@ -652,7 +669,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid5 = false;
                   const _errs33 = errors;
                   if (data13 !== null) {
-                    const err23 = {
+                    const err24 = {
                       instancePath: instancePath + '/data/relationships/followUpSequence/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/0/type',
@@ -661,9 +678,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err23];
+                      vErrors = [err24];
                     } else {
-                      vErrors.push(err23);
+                      vErrors.push(err24);
                     }
                     errors++;
                   }
@@ -673,7 +690,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs35 = errors;
                     if (data13 && typeof data13 == 'object' && !Array.isArray(data13)) {
                       if (data13.type === undefined) {
-                        const err24 = {
+                        const err25 = {
                           instancePath: instancePath + '/data/relationships/followUpSequence/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/required',
@@ -682,14 +699,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err24];
+                          vErrors = [err25];
                         } else {
-                          vErrors.push(err24);
+                          vErrors.push(err25);
                         }
                         errors++;
                       }
                       if (data13.id === undefined) {
-                        const err25 = {
+                        const err26 = {
                           instancePath: instancePath + '/data/relationships/followUpSequence/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/required',
@@ -698,15 +715,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err25];
+                          vErrors = [err26];
                         } else {
-                          vErrors.push(err25);
+                          vErrors.push(err26);
                         }
                         errors++;
                       }
                       for (const key4 in data13) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err26 = {
+                          const err27 = {
                             instancePath: instancePath + '/data/relationships/followUpSequence/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/additionalProperties',
@@ -715,16 +732,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err26];
+                            vErrors = [err27];
                           } else {
-                            vErrors.push(err26);
+                            vErrors.push(err27);
                           }
                           errors++;
                         }
                       }
                       if (data13.type !== undefined) {
                         if ('sequence' !== data13.type) {
-                          const err27 = {
+                          const err28 = {
                             instancePath: instancePath + '/data/relationships/followUpSequence/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/type/const',
@@ -733,9 +750,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err27];
+                            vErrors = [err28];
                           } else {
-                            vErrors.push(err27);
+                            vErrors.push(err28);
                           }
                           errors++;
                         }
@@ -746,7 +763,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid7 = false;
                         const _errs41 = errors;
                         if (!(typeof data15 == 'number' && !(data15 % 1) && !isNaN(data15) && isFinite(data15))) {
-                          const err28 = {
+                          const err29 = {
                             instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -755,15 +772,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err28];
+                            vErrors = [err29];
                           } else {
-                            vErrors.push(err28);
+                            vErrors.push(err29);
                           }
                           errors++;
                         }
                         if (typeof data15 == 'number' && isFinite(data15)) {
                           if (data15 > 9007199254740991 || isNaN(data15)) {
-                            const err29 = {
+                            const err30 = {
                               instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -772,14 +789,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err29];
+                              vErrors = [err30];
                             } else {
-                              vErrors.push(err29);
+                              vErrors.push(err30);
                             }
                             errors++;
                           }
                           if (data15 < 1 || isNaN(data15)) {
-                            const err30 = {
+                            const err31 = {
                               instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -788,9 +805,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err30];
+                              vErrors = [err31];
                             } else {
-                              vErrors.push(err30);
+                              vErrors.push(err31);
                             }
                             errors++;
                           }
@@ -801,7 +818,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs43 = errors;
                           if (typeof data15 === 'string') {
                             if (!pattern0.test(data15)) {
-                              const err31 = {
+                              const err32 = {
                                 instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -810,14 +827,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err31];
+                                vErrors = [err32];
                               } else {
-                                vErrors.push(err31);
+                                vErrors.push(err32);
                               }
                               errors++;
                             }
                           } else {
-                            const err32 = {
+                            const err33 = {
                               instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -826,9 +843,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err32];
+                              vErrors = [err33];
                             } else {
-                              vErrors.push(err32);
+                              vErrors.push(err33);
                             }
                             errors++;
                           }
@@ -836,7 +853,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid7 = valid7 || _valid1;
                         }
                         if (!valid7) {
-                          const err33 = {
+                          const err34 = {
                             instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf',
@@ -845,9 +862,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err33];
+                            vErrors = [err34];
                           } else {
-                            vErrors.push(err33);
+                            vErrors.push(err34);
                           }
                           errors++;
                         } else {
@@ -864,7 +881,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data13.meta !== undefined) {
                         let data16 = data13.meta;
                         if (!(data16 && typeof data16 == 'object' && !Array.isArray(data16))) {
-                          const err34 = {
+                          const err35 = {
                             instancePath: instancePath + '/data/relationships/followUpSequence/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/meta/type',
@@ -873,15 +890,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err34];
+                            vErrors = [err35];
                           } else {
-                            vErrors.push(err34);
+                            vErrors.push(err35);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err35 = {
+                      const err36 = {
                         instancePath: instancePath + '/data/relationships/followUpSequence/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/type',
@@ -890,9 +907,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err35];
+                        vErrors = [err36];
                       } else {
-                        vErrors.push(err35);
+                        vErrors.push(err36);
                       }
                       errors++;
                     }
@@ -900,7 +917,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid5 = valid5 || _valid0;
                   }
                   if (!valid5) {
-                    const err36 = {
+                    const err37 = {
                       instancePath: instancePath + '/data/relationships/followUpSequence/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf',
@@ -909,9 +926,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err36];
+                      vErrors = [err37];
                     } else {
-                      vErrors.push(err36);
+                      vErrors.push(err37);
                     }
                     errors++;
                   } else {
@@ -928,7 +945,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data12.meta !== undefined) {
                   let data17 = data12.meta;
                   if (!(data17 && typeof data17 == 'object' && !Array.isArray(data17))) {
-                    const err37 = {
+                    const err38 = {
                       instancePath: instancePath + '/data/relationships/followUpSequence/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/followUpSequence/properties/meta/type',
@@ -937,15 +954,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err37];
+                      vErrors = [err38];
                     } else {
-                      vErrors.push(err37);
+                      vErrors.push(err38);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err38 = {
+                const err39 = {
                   instancePath: instancePath + '/data/relationships/followUpSequence',
                   schemaPath: '#/properties/data/properties/relationships/properties/followUpSequence/type',
                   keyword: 'type',
@@ -953,9 +970,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err38];
+                  vErrors = [err39];
                 } else {
-                  vErrors.push(err38);
+                  vErrors.push(err39);
                 }
                 errors++;
               }
@@ -964,7 +981,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data18 = data11.mailbox;
               if (data18 && typeof data18 == 'object' && !Array.isArray(data18)) {
                 if (data18.data === undefined) {
-                  const err39 = {
+                  const err40 = {
                     instancePath: instancePath + '/data/relationships/mailbox',
                     schemaPath: '#/properties/data/properties/relationships/properties/mailbox/required',
                     keyword: 'required',
@@ -972,15 +989,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err39];
+                    vErrors = [err40];
                   } else {
-                    vErrors.push(err39);
+                    vErrors.push(err40);
                   }
                   errors++;
                 }
                 for (const key5 in data18) {
                   if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err40 = {
+                    const err41 = {
                       instancePath: instancePath + '/data/relationships/mailbox',
                       schemaPath: '#/properties/data/properties/relationships/properties/mailbox/additionalProperties',
                       keyword: 'additionalProperties',
@@ -988,9 +1005,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err40];
+                      vErrors = [err41];
                     } else {
-                      vErrors.push(err40);
+                      vErrors.push(err41);
                     }
                     errors++;
                   }
@@ -1001,7 +1018,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid9 = false;
                   const _errs54 = errors;
                   if (data19 !== null) {
-                    const err41 = {
+                    const err42 = {
                       instancePath: instancePath + '/data/relationships/mailbox/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/0/type',
@@ -1010,9 +1027,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err41];
+                      vErrors = [err42];
                     } else {
-                      vErrors.push(err41);
+                      vErrors.push(err42);
                     }
                     errors++;
                   }
@@ -1022,7 +1039,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs56 = errors;
                     if (data19 && typeof data19 == 'object' && !Array.isArray(data19)) {
                       if (data19.type === undefined) {
-                        const err42 = {
+                        const err43 = {
                           instancePath: instancePath + '/data/relationships/mailbox/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/required',
@@ -1031,14 +1048,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err42];
+                          vErrors = [err43];
                         } else {
-                          vErrors.push(err42);
+                          vErrors.push(err43);
                         }
                         errors++;
                       }
                       if (data19.id === undefined) {
-                        const err43 = {
+                        const err44 = {
                           instancePath: instancePath + '/data/relationships/mailbox/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/required',
@@ -1047,15 +1064,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err43];
+                          vErrors = [err44];
                         } else {
-                          vErrors.push(err43);
+                          vErrors.push(err44);
                         }
                         errors++;
                       }
                       for (const key6 in data19) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err44 = {
+                          const err45 = {
                             instancePath: instancePath + '/data/relationships/mailbox/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/additionalProperties',
@@ -1064,16 +1081,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err44];
+                            vErrors = [err45];
                           } else {
-                            vErrors.push(err44);
+                            vErrors.push(err45);
                           }
                           errors++;
                         }
                       }
                       if (data19.type !== undefined) {
                         if ('mailbox' !== data19.type) {
-                          const err45 = {
+                          const err46 = {
                             instancePath: instancePath + '/data/relationships/mailbox/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/type/const',
@@ -1082,9 +1099,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err45];
+                            vErrors = [err46];
                           } else {
-                            vErrors.push(err45);
+                            vErrors.push(err46);
                           }
                           errors++;
                         }
@@ -1095,7 +1112,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid11 = false;
                         const _errs62 = errors;
                         if (!(typeof data21 == 'number' && !(data21 % 1) && !isNaN(data21) && isFinite(data21))) {
-                          const err46 = {
+                          const err47 = {
                             instancePath: instancePath + '/data/relationships/mailbox/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -1104,15 +1121,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err46];
+                            vErrors = [err47];
                           } else {
-                            vErrors.push(err46);
+                            vErrors.push(err47);
                           }
                           errors++;
                         }
                         if (typeof data21 == 'number' && isFinite(data21)) {
                           if (data21 > 9007199254740991 || isNaN(data21)) {
-                            const err47 = {
+                            const err48 = {
                               instancePath: instancePath + '/data/relationships/mailbox/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -1121,14 +1138,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err47];
+                              vErrors = [err48];
                             } else {
-                              vErrors.push(err47);
+                              vErrors.push(err48);
                             }
                             errors++;
                           }
                           if (data21 < 1 || isNaN(data21)) {
-                            const err48 = {
+                            const err49 = {
                               instancePath: instancePath + '/data/relationships/mailbox/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -1137,9 +1154,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err48];
+                              vErrors = [err49];
                             } else {
-                              vErrors.push(err48);
+                              vErrors.push(err49);
                             }
                             errors++;
                           }
@@ -1150,7 +1167,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs64 = errors;
                           if (typeof data21 === 'string') {
                             if (!pattern0.test(data21)) {
-                              const err49 = {
+                              const err50 = {
                                 instancePath: instancePath + '/data/relationships/mailbox/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -1159,14 +1176,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err49];
+                                vErrors = [err50];
                               } else {
-                                vErrors.push(err49);
+                                vErrors.push(err50);
                               }
                               errors++;
                             }
                           } else {
-                            const err50 = {
+                            const err51 = {
                               instancePath: instancePath + '/data/relationships/mailbox/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -1175,9 +1192,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err50];
+                              vErrors = [err51];
                             } else {
-                              vErrors.push(err50);
+                              vErrors.push(err51);
                             }
                             errors++;
                           }
@@ -1185,7 +1202,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid11 = valid11 || _valid3;
                         }
                         if (!valid11) {
-                          const err51 = {
+                          const err52 = {
                             instancePath: instancePath + '/data/relationships/mailbox/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf',
@@ -1194,9 +1211,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err51];
+                            vErrors = [err52];
                           } else {
-                            vErrors.push(err51);
+                            vErrors.push(err52);
                           }
                           errors++;
                         } else {
@@ -1213,7 +1230,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data19.meta !== undefined) {
                         let data22 = data19.meta;
                         if (!(data22 && typeof data22 == 'object' && !Array.isArray(data22))) {
-                          const err52 = {
+                          const err53 = {
                             instancePath: instancePath + '/data/relationships/mailbox/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/meta/type',
@@ -1222,15 +1239,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err52];
+                            vErrors = [err53];
                           } else {
-                            vErrors.push(err52);
+                            vErrors.push(err53);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err53 = {
+                      const err54 = {
                         instancePath: instancePath + '/data/relationships/mailbox/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/type',
@@ -1239,9 +1256,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err53];
+                        vErrors = [err54];
                       } else {
-                        vErrors.push(err53);
+                        vErrors.push(err54);
                       }
                       errors++;
                     }
@@ -1249,7 +1266,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid9 = valid9 || _valid2;
                   }
                   if (!valid9) {
-                    const err54 = {
+                    const err55 = {
                       instancePath: instancePath + '/data/relationships/mailbox/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -1257,9 +1274,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err54];
+                      vErrors = [err55];
                     } else {
-                      vErrors.push(err54);
+                      vErrors.push(err55);
                     }
                     errors++;
                   } else {
@@ -1276,7 +1293,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data18.meta !== undefined) {
                   let data23 = data18.meta;
                   if (!(data23 && typeof data23 == 'object' && !Array.isArray(data23))) {
-                    const err55 = {
+                    const err56 = {
                       instancePath: instancePath + '/data/relationships/mailbox/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/mailbox/properties/meta/type',
                       keyword: 'type',
@@ -1284,15 +1301,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err55];
+                      vErrors = [err56];
                     } else {
-                      vErrors.push(err55);
+                      vErrors.push(err56);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err56 = {
+                const err57 = {
                   instancePath: instancePath + '/data/relationships/mailbox',
                   schemaPath: '#/properties/data/properties/relationships/properties/mailbox/type',
                   keyword: 'type',
@@ -1300,9 +1317,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err56];
+                  vErrors = [err57];
                 } else {
-                  vErrors.push(err56);
+                  vErrors.push(err57);
                 }
                 errors++;
               }
@@ -1311,7 +1328,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data24 = data11.prospect;
               if (data24 && typeof data24 == 'object' && !Array.isArray(data24)) {
                 if (data24.data === undefined) {
-                  const err57 = {
+                  const err58 = {
                     instancePath: instancePath + '/data/relationships/prospect',
                     schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
                     keyword: 'required',
@@ -1319,15 +1336,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err57];
+                    vErrors = [err58];
                   } else {
-                    vErrors.push(err57);
+                    vErrors.push(err58);
                   }
                   errors++;
                 }
                 for (const key7 in data24) {
                   if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err58 = {
+                    const err59 = {
                       instancePath: instancePath + '/data/relationships/prospect',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
                       keyword: 'additionalProperties',
@@ -1335,9 +1352,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err58];
+                      vErrors = [err59];
                     } else {
-                      vErrors.push(err58);
+                      vErrors.push(err59);
                     }
                     errors++;
                   }
@@ -1348,7 +1365,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid13 = false;
                   const _errs75 = errors;
                   if (data25 !== null) {
-                    const err59 = {
+                    const err60 = {
                       instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/0/type',
@@ -1357,9 +1374,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err59];
+                      vErrors = [err60];
                     } else {
-                      vErrors.push(err59);
+                      vErrors.push(err60);
                     }
                     errors++;
                   }
@@ -1369,7 +1386,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs77 = errors;
                     if (data25 && typeof data25 == 'object' && !Array.isArray(data25)) {
                       if (data25.type === undefined) {
-                        const err60 = {
+                        const err61 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
@@ -1378,14 +1395,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err60];
+                          vErrors = [err61];
                         } else {
-                          vErrors.push(err60);
+                          vErrors.push(err61);
                         }
                         errors++;
                       }
                       if (data25.id === undefined) {
-                        const err61 = {
+                        const err62 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
@@ -1394,15 +1411,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err61];
+                          vErrors = [err62];
                         } else {
-                          vErrors.push(err61);
+                          vErrors.push(err62);
                         }
                         errors++;
                       }
                       for (const key8 in data25) {
                         if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err62 = {
+                          const err63 = {
                             instancePath: instancePath + '/data/relationships/prospect/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/additionalProperties',
@@ -1411,16 +1428,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err62];
+                            vErrors = [err63];
                           } else {
-                            vErrors.push(err62);
+                            vErrors.push(err63);
                           }
                           errors++;
                         }
                       }
                       if (data25.type !== undefined) {
                         if ('prospect' !== data25.type) {
-                          const err63 = {
+                          const err64 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/type/const',
@@ -1429,9 +1446,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err63];
+                            vErrors = [err64];
                           } else {
-                            vErrors.push(err63);
+                            vErrors.push(err64);
                           }
                           errors++;
                         }
@@ -1442,7 +1459,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid15 = false;
                         const _errs83 = errors;
                         if (!(typeof data27 == 'number' && !(data27 % 1) && !isNaN(data27) && isFinite(data27))) {
-                          const err64 = {
+                          const err65 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -1451,15 +1468,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err64];
+                            vErrors = [err65];
                           } else {
-                            vErrors.push(err64);
+                            vErrors.push(err65);
                           }
                           errors++;
                         }
                         if (typeof data27 == 'number' && isFinite(data27)) {
                           if (data27 > 9007199254740991 || isNaN(data27)) {
-                            const err65 = {
+                            const err66 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -1468,14 +1485,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err65];
+                              vErrors = [err66];
                             } else {
-                              vErrors.push(err65);
+                              vErrors.push(err66);
                             }
                             errors++;
                           }
                           if (data27 < 1 || isNaN(data27)) {
-                            const err66 = {
+                            const err67 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -1484,9 +1501,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err66];
+                              vErrors = [err67];
                             } else {
-                              vErrors.push(err66);
+                              vErrors.push(err67);
                             }
                             errors++;
                           }
@@ -1497,7 +1514,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs85 = errors;
                           if (typeof data27 === 'string') {
                             if (!pattern0.test(data27)) {
-                              const err67 = {
+                              const err68 = {
                                 instancePath: instancePath + '/data/relationships/prospect/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -1506,14 +1523,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err67];
+                                vErrors = [err68];
                               } else {
-                                vErrors.push(err67);
+                                vErrors.push(err68);
                               }
                               errors++;
                             }
                           } else {
-                            const err68 = {
+                            const err69 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -1522,9 +1539,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err68];
+                              vErrors = [err69];
                             } else {
-                              vErrors.push(err68);
+                              vErrors.push(err69);
                             }
                             errors++;
                           }
@@ -1532,7 +1549,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid15 = valid15 || _valid5;
                         }
                         if (!valid15) {
-                          const err69 = {
+                          const err70 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf',
@@ -1541,9 +1558,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err69];
+                            vErrors = [err70];
                           } else {
-                            vErrors.push(err69);
+                            vErrors.push(err70);
                           }
                           errors++;
                         } else {
@@ -1560,7 +1577,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data25.meta !== undefined) {
                         let data28 = data25.meta;
                         if (!(data28 && typeof data28 == 'object' && !Array.isArray(data28))) {
-                          const err70 = {
+                          const err71 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/meta/type',
@@ -1569,15 +1586,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err70];
+                            vErrors = [err71];
                           } else {
-                            vErrors.push(err70);
+                            vErrors.push(err71);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err71 = {
+                      const err72 = {
                         instancePath: instancePath + '/data/relationships/prospect/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/type',
@@ -1586,9 +1603,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err71];
+                        vErrors = [err72];
                       } else {
-                        vErrors.push(err71);
+                        vErrors.push(err72);
                       }
                       errors++;
                     }
@@ -1596,7 +1613,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid13 = valid13 || _valid4;
                   }
                   if (!valid13) {
-                    const err72 = {
+                    const err73 = {
                       instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf',
@@ -1605,9 +1622,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err72];
+                      vErrors = [err73];
                     } else {
-                      vErrors.push(err72);
+                      vErrors.push(err73);
                     }
                     errors++;
                   } else {
@@ -1624,7 +1641,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data24.meta !== undefined) {
                   let data29 = data24.meta;
                   if (!(data29 && typeof data29 == 'object' && !Array.isArray(data29))) {
-                    const err73 = {
+                    const err74 = {
                       instancePath: instancePath + '/data/relationships/prospect/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
                       keyword: 'type',
@@ -1632,15 +1649,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err73];
+                      vErrors = [err74];
                     } else {
-                      vErrors.push(err73);
+                      vErrors.push(err74);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err74 = {
+                const err75 = {
                   instancePath: instancePath + '/data/relationships/prospect',
                   schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
                   keyword: 'type',
@@ -1648,9 +1665,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err74];
+                  vErrors = [err75];
                 } else {
-                  vErrors.push(err74);
+                  vErrors.push(err75);
                 }
                 errors++;
               }
@@ -1659,7 +1676,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data30 = data11.task;
               if (data30 && typeof data30 == 'object' && !Array.isArray(data30)) {
                 if (data30.data === undefined) {
-                  const err75 = {
+                  const err76 = {
                     instancePath: instancePath + '/data/relationships/task',
                     schemaPath: '#/properties/data/properties/relationships/properties/task/required',
                     keyword: 'required',
@@ -1667,15 +1684,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err75];
+                    vErrors = [err76];
                   } else {
-                    vErrors.push(err75);
+                    vErrors.push(err76);
                   }
                   errors++;
                 }
                 for (const key9 in data30) {
                   if (!(key9 === 'data' || key9 === 'meta')) {
-                    const err76 = {
+                    const err77 = {
                       instancePath: instancePath + '/data/relationships/task',
                       schemaPath: '#/properties/data/properties/relationships/properties/task/additionalProperties',
                       keyword: 'additionalProperties',
@@ -1683,9 +1700,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err76];
+                      vErrors = [err77];
                     } else {
-                      vErrors.push(err76);
+                      vErrors.push(err77);
                     }
                     errors++;
                   }
@@ -1696,7 +1713,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid17 = false;
                   const _errs96 = errors;
                   if (data31 !== null) {
-                    const err77 = {
+                    const err78 = {
                       instancePath: instancePath + '/data/relationships/task/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/0/type',
@@ -1705,9 +1722,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err77];
+                      vErrors = [err78];
                     } else {
-                      vErrors.push(err77);
+                      vErrors.push(err78);
                     }
                     errors++;
                   }
@@ -1717,7 +1734,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs98 = errors;
                     if (data31 && typeof data31 == 'object' && !Array.isArray(data31)) {
                       if (data31.type === undefined) {
-                        const err78 = {
+                        const err79 = {
                           instancePath: instancePath + '/data/relationships/task/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
@@ -1726,14 +1743,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err78];
+                          vErrors = [err79];
                         } else {
-                          vErrors.push(err78);
+                          vErrors.push(err79);
                         }
                         errors++;
                       }
                       if (data31.id === undefined) {
-                        const err79 = {
+                        const err80 = {
                           instancePath: instancePath + '/data/relationships/task/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
@@ -1742,15 +1759,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err79];
+                          vErrors = [err80];
                         } else {
-                          vErrors.push(err79);
+                          vErrors.push(err80);
                         }
                         errors++;
                       }
                       for (const key10 in data31) {
                         if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
-                          const err80 = {
+                          const err81 = {
                             instancePath: instancePath + '/data/relationships/task/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/additionalProperties',
@@ -1759,16 +1776,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err80];
+                            vErrors = [err81];
                           } else {
-                            vErrors.push(err80);
+                            vErrors.push(err81);
                           }
                           errors++;
                         }
                       }
                       if (data31.type !== undefined) {
                         if ('task' !== data31.type) {
-                          const err81 = {
+                          const err82 = {
                             instancePath: instancePath + '/data/relationships/task/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/type/const',
@@ -1777,9 +1794,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err81];
+                            vErrors = [err82];
                           } else {
-                            vErrors.push(err81);
+                            vErrors.push(err82);
                           }
                           errors++;
                         }
@@ -1790,7 +1807,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid19 = false;
                         const _errs104 = errors;
                         if (!(typeof data33 == 'number' && !(data33 % 1) && !isNaN(data33) && isFinite(data33))) {
-                          const err82 = {
+                          const err83 = {
                             instancePath: instancePath + '/data/relationships/task/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -1799,15 +1816,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err82];
+                            vErrors = [err83];
                           } else {
-                            vErrors.push(err82);
+                            vErrors.push(err83);
                           }
                           errors++;
                         }
                         if (typeof data33 == 'number' && isFinite(data33)) {
                           if (data33 > 9007199254740991 || isNaN(data33)) {
-                            const err83 = {
+                            const err84 = {
                               instancePath: instancePath + '/data/relationships/task/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -1816,14 +1833,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err83];
+                              vErrors = [err84];
                             } else {
-                              vErrors.push(err83);
+                              vErrors.push(err84);
                             }
                             errors++;
                           }
                           if (data33 < 1 || isNaN(data33)) {
-                            const err84 = {
+                            const err85 = {
                               instancePath: instancePath + '/data/relationships/task/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -1832,9 +1849,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err84];
+                              vErrors = [err85];
                             } else {
-                              vErrors.push(err84);
+                              vErrors.push(err85);
                             }
                             errors++;
                           }
@@ -1845,7 +1862,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs106 = errors;
                           if (typeof data33 === 'string') {
                             if (!pattern0.test(data33)) {
-                              const err85 = {
+                              const err86 = {
                                 instancePath: instancePath + '/data/relationships/task/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -1854,14 +1871,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err85];
+                                vErrors = [err86];
                               } else {
-                                vErrors.push(err85);
+                                vErrors.push(err86);
                               }
                               errors++;
                             }
                           } else {
-                            const err86 = {
+                            const err87 = {
                               instancePath: instancePath + '/data/relationships/task/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -1870,9 +1887,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err86];
+                              vErrors = [err87];
                             } else {
-                              vErrors.push(err86);
+                              vErrors.push(err87);
                             }
                             errors++;
                           }
@@ -1880,7 +1897,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid19 = valid19 || _valid7;
                         }
                         if (!valid19) {
-                          const err87 = {
+                          const err88 = {
                             instancePath: instancePath + '/data/relationships/task/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf',
@@ -1889,9 +1906,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err87];
+                            vErrors = [err88];
                           } else {
-                            vErrors.push(err87);
+                            vErrors.push(err88);
                           }
                           errors++;
                         } else {
@@ -1908,7 +1925,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data31.meta !== undefined) {
                         let data34 = data31.meta;
                         if (!(data34 && typeof data34 == 'object' && !Array.isArray(data34))) {
-                          const err88 = {
+                          const err89 = {
                             instancePath: instancePath + '/data/relationships/task/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/meta/type',
@@ -1917,15 +1934,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err88];
+                            vErrors = [err89];
                           } else {
-                            vErrors.push(err88);
+                            vErrors.push(err89);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err89 = {
+                      const err90 = {
                         instancePath: instancePath + '/data/relationships/task/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/type',
@@ -1934,9 +1951,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err89];
+                        vErrors = [err90];
                       } else {
-                        vErrors.push(err89);
+                        vErrors.push(err90);
                       }
                       errors++;
                     }
@@ -1944,7 +1961,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid17 = valid17 || _valid6;
                   }
                   if (!valid17) {
-                    const err90 = {
+                    const err91 = {
                       instancePath: instancePath + '/data/relationships/task/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/task/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -1952,9 +1969,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err90];
+                      vErrors = [err91];
                     } else {
-                      vErrors.push(err90);
+                      vErrors.push(err91);
                     }
                     errors++;
                   } else {
@@ -1971,7 +1988,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data30.meta !== undefined) {
                   let data35 = data30.meta;
                   if (!(data35 && typeof data35 == 'object' && !Array.isArray(data35))) {
-                    const err91 = {
+                    const err92 = {
                       instancePath: instancePath + '/data/relationships/task/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/task/properties/meta/type',
                       keyword: 'type',
@@ -1979,15 +1996,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err91];
+                      vErrors = [err92];
                     } else {
-                      vErrors.push(err91);
+                      vErrors.push(err92);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err92 = {
+                const err93 = {
                   instancePath: instancePath + '/data/relationships/task',
                   schemaPath: '#/properties/data/properties/relationships/properties/task/type',
                   keyword: 'type',
@@ -1995,9 +2012,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err92];
+                  vErrors = [err93];
                 } else {
-                  vErrors.push(err92);
+                  vErrors.push(err93);
                 }
                 errors++;
               }
@@ -2006,7 +2023,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data36 = data11.template;
               if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
                 if (data36.data === undefined) {
-                  const err93 = {
+                  const err94 = {
                     instancePath: instancePath + '/data/relationships/template',
                     schemaPath: '#/properties/data/properties/relationships/properties/template/required',
                     keyword: 'required',
@@ -2014,15 +2031,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err93];
+                    vErrors = [err94];
                   } else {
-                    vErrors.push(err93);
+                    vErrors.push(err94);
                   }
                   errors++;
                 }
                 for (const key11 in data36) {
                   if (!(key11 === 'data' || key11 === 'meta')) {
-                    const err94 = {
+                    const err95 = {
                       instancePath: instancePath + '/data/relationships/template',
                       schemaPath: '#/properties/data/properties/relationships/properties/template/additionalProperties',
                       keyword: 'additionalProperties',
@@ -2030,9 +2047,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err94];
+                      vErrors = [err95];
                     } else {
-                      vErrors.push(err94);
+                      vErrors.push(err95);
                     }
                     errors++;
                   }
@@ -2043,7 +2060,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid21 = false;
                   const _errs117 = errors;
                   if (data37 !== null) {
-                    const err95 = {
+                    const err96 = {
                       instancePath: instancePath + '/data/relationships/template/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/0/type',
@@ -2052,9 +2069,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err95];
+                      vErrors = [err96];
                     } else {
-                      vErrors.push(err95);
+                      vErrors.push(err96);
                     }
                     errors++;
                   }
@@ -2064,7 +2081,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs119 = errors;
                     if (data37 && typeof data37 == 'object' && !Array.isArray(data37)) {
                       if (data37.type === undefined) {
-                        const err96 = {
+                        const err97 = {
                           instancePath: instancePath + '/data/relationships/template/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
@@ -2073,14 +2090,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err96];
+                          vErrors = [err97];
                         } else {
-                          vErrors.push(err96);
+                          vErrors.push(err97);
                         }
                         errors++;
                       }
                       if (data37.id === undefined) {
-                        const err97 = {
+                        const err98 = {
                           instancePath: instancePath + '/data/relationships/template/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
@@ -2089,15 +2106,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err97];
+                          vErrors = [err98];
                         } else {
-                          vErrors.push(err97);
+                          vErrors.push(err98);
                         }
                         errors++;
                       }
                       for (const key12 in data37) {
                         if (!(key12 === 'type' || key12 === 'id' || key12 === 'meta')) {
-                          const err98 = {
+                          const err99 = {
                             instancePath: instancePath + '/data/relationships/template/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/additionalProperties',
@@ -2106,16 +2123,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err98];
+                            vErrors = [err99];
                           } else {
-                            vErrors.push(err98);
+                            vErrors.push(err99);
                           }
                           errors++;
                         }
                       }
                       if (data37.type !== undefined) {
                         if ('template' !== data37.type) {
-                          const err99 = {
+                          const err100 = {
                             instancePath: instancePath + '/data/relationships/template/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/type/const',
@@ -2124,9 +2141,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err99];
+                            vErrors = [err100];
                           } else {
-                            vErrors.push(err99);
+                            vErrors.push(err100);
                           }
                           errors++;
                         }
@@ -2137,7 +2154,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid23 = false;
                         const _errs125 = errors;
                         if (!(typeof data39 == 'number' && !(data39 % 1) && !isNaN(data39) && isFinite(data39))) {
-                          const err100 = {
+                          const err101 = {
                             instancePath: instancePath + '/data/relationships/template/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -2146,15 +2163,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err100];
+                            vErrors = [err101];
                           } else {
-                            vErrors.push(err100);
+                            vErrors.push(err101);
                           }
                           errors++;
                         }
                         if (typeof data39 == 'number' && isFinite(data39)) {
                           if (data39 > 9007199254740991 || isNaN(data39)) {
-                            const err101 = {
+                            const err102 = {
                               instancePath: instancePath + '/data/relationships/template/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -2163,14 +2180,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err101];
+                              vErrors = [err102];
                             } else {
-                              vErrors.push(err101);
+                              vErrors.push(err102);
                             }
                             errors++;
                           }
                           if (data39 < 1 || isNaN(data39)) {
-                            const err102 = {
+                            const err103 = {
                               instancePath: instancePath + '/data/relationships/template/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -2179,9 +2196,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err102];
+                              vErrors = [err103];
                             } else {
-                              vErrors.push(err102);
+                              vErrors.push(err103);
                             }
                             errors++;
                           }
@@ -2192,7 +2209,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs127 = errors;
                           if (typeof data39 === 'string') {
                             if (!pattern0.test(data39)) {
-                              const err103 = {
+                              const err104 = {
                                 instancePath: instancePath + '/data/relationships/template/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -2201,14 +2218,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err103];
+                                vErrors = [err104];
                               } else {
-                                vErrors.push(err103);
+                                vErrors.push(err104);
                               }
                               errors++;
                             }
                           } else {
-                            const err104 = {
+                            const err105 = {
                               instancePath: instancePath + '/data/relationships/template/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -2217,9 +2234,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err104];
+                              vErrors = [err105];
                             } else {
-                              vErrors.push(err104);
+                              vErrors.push(err105);
                             }
                             errors++;
                           }
@@ -2227,7 +2244,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid23 = valid23 || _valid9;
                         }
                         if (!valid23) {
-                          const err105 = {
+                          const err106 = {
                             instancePath: instancePath + '/data/relationships/template/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf',
@@ -2236,9 +2253,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err105];
+                            vErrors = [err106];
                           } else {
-                            vErrors.push(err105);
+                            vErrors.push(err106);
                           }
                           errors++;
                         } else {
@@ -2255,7 +2272,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data37.meta !== undefined) {
                         let data40 = data37.meta;
                         if (!(data40 && typeof data40 == 'object' && !Array.isArray(data40))) {
-                          const err106 = {
+                          const err107 = {
                             instancePath: instancePath + '/data/relationships/template/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/meta/type',
@@ -2264,15 +2281,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err106];
+                            vErrors = [err107];
                           } else {
-                            vErrors.push(err106);
+                            vErrors.push(err107);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err107 = {
+                      const err108 = {
                         instancePath: instancePath + '/data/relationships/template/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/type',
@@ -2281,9 +2298,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err107];
+                        vErrors = [err108];
                       } else {
-                        vErrors.push(err107);
+                        vErrors.push(err108);
                       }
                       errors++;
                     }
@@ -2291,7 +2308,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid21 = valid21 || _valid8;
                   }
                   if (!valid21) {
-                    const err108 = {
+                    const err109 = {
                       instancePath: instancePath + '/data/relationships/template/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/template/properties/data/anyOf',
@@ -2300,9 +2317,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err108];
+                      vErrors = [err109];
                     } else {
-                      vErrors.push(err108);
+                      vErrors.push(err109);
                     }
                     errors++;
                   } else {
@@ -2319,7 +2336,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data36.meta !== undefined) {
                   let data41 = data36.meta;
                   if (!(data41 && typeof data41 == 'object' && !Array.isArray(data41))) {
-                    const err109 = {
+                    const err110 = {
                       instancePath: instancePath + '/data/relationships/template/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/template/properties/meta/type',
                       keyword: 'type',
@@ -2327,15 +2344,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err109];
+                      vErrors = [err110];
                     } else {
-                      vErrors.push(err109);
+                      vErrors.push(err110);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err110 = {
+                const err111 = {
                   instancePath: instancePath + '/data/relationships/template',
                   schemaPath: '#/properties/data/properties/relationships/properties/template/type',
                   keyword: 'type',
@@ -2343,35 +2360,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err110];
+                  vErrors = [err111];
                 } else {
-                  vErrors.push(err110);
+                  vErrors.push(err111);
                 }
                 errors++;
               }
             }
           } else {
-            const err111 = {
+            const err112 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err111];
-            } else {
-              vErrors.push(err111);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data42 = data0.meta;
-          if (!(data42 && typeof data42 == 'object' && !Array.isArray(data42))) {
-            const err112 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -2384,12 +2383,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data0.links !== undefined) {
-          let data43 = data0.links;
-          if (!(data43 && typeof data43 == 'object' && !Array.isArray(data43))) {
+        if (data0.meta !== undefined) {
+          let data42 = data0.meta;
+          if (!(data42 && typeof data42 == 'object' && !Array.isArray(data42))) {
             const err113 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -2402,8 +2401,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.links !== undefined) {
+          let data43 = data0.links;
+          if (!(data43 && typeof data43 == 'object' && !Array.isArray(data43))) {
+            const err114 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err114];
+            } else {
+              vErrors.push(err114);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err114 = {
+        const err115 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -2411,15 +2428,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err114];
+          vErrors = [err115];
         } else {
-          vErrors.push(err114);
+          vErrors.push(err115);
         }
         errors++;
       }
     }
   } else {
-    const err115 = {
+    const err116 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -2427,9 +2444,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err115];
+      vErrors = [err116];
     } else {
-      vErrors.push(err115);
+      vErrors.push(err116);
     }
     errors++;
   }
@@ -2461,7 +2478,7 @@ const schema12 = {
           properties: {
             bodyHtml: { type: ['string', 'null'], maxLength: 32000 },
             followUpTaskScheduledAt: { type: ['string', 'null'], format: 'date-time' },
-            followUpTaskType: { type: ['string', 'null'] },
+            followUpTaskType: { type: ['string', 'null'], enum: ['follow_up', 'no_reply', null] },
             scheduledAt: { type: ['string', 'null'], format: 'date-time' },
             state: {
               type: ['string', 'null'],
@@ -2964,16 +2981,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.scheduledAt !== undefined) {
-              let data7 = data3.scheduledAt;
-              if (typeof data7 !== 'string' && data7 !== null) {
+              if (!(data6 === 'follow_up' || data6 === 'no_reply' || data6 === null)) {
                 const err17 = {
-                  instancePath: instancePath + '/data/attributes/scheduledAt',
-                  schemaPath: '#/properties/data/properties/attributes/properties/scheduledAt/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.scheduledAt.type },
-                  message: 'must be string,null',
+                  instancePath: instancePath + '/data/attributes/followUpTaskType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/followUpTaskType/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema12.properties.data.properties.attributes.properties.followUpTaskType.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err17];
@@ -2982,9 +2998,27 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data3.scheduledAt !== undefined) {
+              let data7 = data3.scheduledAt;
+              if (typeof data7 !== 'string' && data7 !== null) {
+                const err18 = {
+                  instancePath: instancePath + '/data/attributes/scheduledAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/scheduledAt/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.scheduledAt.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err18];
+                } else {
+                  vErrors.push(err18);
+                }
+                errors++;
+              }
               if (typeof data7 === 'string') {
                 if (!formats0.validate(data7)) {
-                  const err18 = {
+                  const err19 = {
                     instancePath: instancePath + '/data/attributes/scheduledAt',
                     schemaPath: '#/properties/data/properties/attributes/properties/scheduledAt/format',
                     keyword: 'format',
@@ -2992,9 +3026,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must match format "' + 'date-time' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err18];
+                    vErrors = [err19];
                   } else {
-                    vErrors.push(err18);
+                    vErrors.push(err19);
                   }
                   errors++;
                 }
@@ -3003,7 +3037,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.state !== undefined) {
               let data8 = data3.state;
               if (typeof data8 !== 'string' && data8 !== null) {
-                const err19 = {
+                const err20 = {
                   instancePath: instancePath + '/data/attributes/state',
                   schemaPath: '#/properties/data/properties/attributes/properties/state/type',
                   keyword: 'type',
@@ -3011,9 +3045,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err19];
+                  vErrors = [err20];
                 } else {
-                  vErrors.push(err19);
+                  vErrors.push(err20);
                 }
                 errors++;
               }
@@ -3030,7 +3064,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 data8 === 'scheduled' ||
                 data8 === null
               )) {
-                const err20 = {
+                const err21 = {
                   instancePath: instancePath + '/data/attributes/state',
                   schemaPath: '#/properties/data/properties/attributes/properties/state/enum',
                   keyword: 'enum',
@@ -3038,15 +3072,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
-                  vErrors = [err20];
+                  vErrors = [err21];
                 } else {
-                  vErrors.push(err20);
+                  vErrors.push(err21);
                 }
                 errors++;
               }
               if (typeof data8 === 'string') {
                 if (func2(data8) > 255) {
-                  const err21 = {
+                  const err22 = {
                     instancePath: instancePath + '/data/attributes/state',
                     schemaPath: '#/properties/data/properties/attributes/properties/state/maxLength',
                     keyword: 'maxLength',
@@ -3054,9 +3088,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err21];
+                    vErrors = [err22];
                   } else {
-                    vErrors.push(err21);
+                    vErrors.push(err22);
                   }
                   errors++;
                 }
@@ -3065,7 +3099,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.subject !== undefined) {
               let data9 = data3.subject;
               if (typeof data9 !== 'string' && data9 !== null) {
-                const err22 = {
+                const err23 = {
                   instancePath: instancePath + '/data/attributes/subject',
                   schemaPath: '#/properties/data/properties/attributes/properties/subject/type',
                   keyword: 'type',
@@ -3073,15 +3107,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err22];
+                  vErrors = [err23];
                 } else {
-                  vErrors.push(err22);
+                  vErrors.push(err23);
                 }
                 errors++;
               }
               if (typeof data9 === 'string') {
                 if (func2(data9) > 255) {
-                  const err23 = {
+                  const err24 = {
                     instancePath: instancePath + '/data/attributes/subject',
                     schemaPath: '#/properties/data/properties/attributes/properties/subject/maxLength',
                     keyword: 'maxLength',
@@ -3089,9 +3123,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err23];
+                    vErrors = [err24];
                   } else {
-                    vErrors.push(err23);
+                    vErrors.push(err24);
                   }
                   errors++;
                 }
@@ -3100,29 +3134,11 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.trackLinks !== undefined) {
               let data10 = data3.trackLinks;
               if (typeof data10 !== 'boolean' && data10 !== null) {
-                const err24 = {
+                const err25 = {
                   instancePath: instancePath + '/data/attributes/trackLinks',
                   schemaPath: '#/properties/data/properties/attributes/properties/trackLinks/type',
                   keyword: 'type',
                   params: { type: schema12.properties.data.properties.attributes.properties.trackLinks.type },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err24];
-                } else {
-                  vErrors.push(err24);
-                }
-                errors++;
-              }
-            }
-            if (data3.trackOpens !== undefined) {
-              let data11 = data3.trackOpens;
-              if (typeof data11 !== 'boolean' && data11 !== null) {
-                const err25 = {
-                  instancePath: instancePath + '/data/attributes/trackOpens',
-                  schemaPath: '#/properties/data/properties/attributes/properties/trackOpens/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.trackOpens.type },
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
@@ -3133,8 +3149,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data3.trackOpens !== undefined) {
+              let data11 = data3.trackOpens;
+              if (typeof data11 !== 'boolean' && data11 !== null) {
+                const err26 = {
+                  instancePath: instancePath + '/data/attributes/trackOpens',
+                  schemaPath: '#/properties/data/properties/attributes/properties/trackOpens/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.trackOpens.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err26 = {
+            const err27 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -3142,9 +3176,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err26];
+              vErrors = [err27];
             } else {
-              vErrors.push(err26);
+              vErrors.push(err27);
             }
             errors++;
           }
@@ -3160,7 +3194,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 key2 === 'task' ||
                 key2 === 'template'
               )) {
-                const err27 = {
+                const err28 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -3168,9 +3202,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err27];
+                  vErrors = [err28];
                 } else {
-                  vErrors.push(err27);
+                  vErrors.push(err28);
                 }
                 errors++;
               }
@@ -3179,7 +3213,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data13 = data12.followUpSequence;
               if (data13 && typeof data13 == 'object' && !Array.isArray(data13)) {
                 if (data13.data === undefined) {
-                  const err28 = {
+                  const err29 = {
                     instancePath: instancePath + '/data/relationships/followUpSequence',
                     schemaPath: '#/properties/data/properties/relationships/properties/followUpSequence/required',
                     keyword: 'required',
@@ -3187,15 +3221,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err28];
+                    vErrors = [err29];
                   } else {
-                    vErrors.push(err28);
+                    vErrors.push(err29);
                   }
                   errors++;
                 }
                 for (const key3 in data13) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err29 = {
+                    const err30 = {
                       instancePath: instancePath + '/data/relationships/followUpSequence',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/followUpSequence/additionalProperties',
@@ -3204,9 +3238,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err29];
+                      vErrors = [err30];
                     } else {
-                      vErrors.push(err29);
+                      vErrors.push(err30);
                     }
                     errors++;
                   }
@@ -3217,7 +3251,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid6 = false;
                   const _errs39 = errors;
                   if (data14 !== null) {
-                    const err30 = {
+                    const err31 = {
                       instancePath: instancePath + '/data/relationships/followUpSequence/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/0/type',
@@ -3226,9 +3260,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err30];
+                      vErrors = [err31];
                     } else {
-                      vErrors.push(err30);
+                      vErrors.push(err31);
                     }
                     errors++;
                   }
@@ -3238,7 +3272,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs41 = errors;
                     if (data14 && typeof data14 == 'object' && !Array.isArray(data14)) {
                       if (data14.type === undefined) {
-                        const err31 = {
+                        const err32 = {
                           instancePath: instancePath + '/data/relationships/followUpSequence/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/required',
@@ -3247,14 +3281,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err31];
+                          vErrors = [err32];
                         } else {
-                          vErrors.push(err31);
+                          vErrors.push(err32);
                         }
                         errors++;
                       }
                       if (data14.id === undefined) {
-                        const err32 = {
+                        const err33 = {
                           instancePath: instancePath + '/data/relationships/followUpSequence/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/required',
@@ -3263,15 +3297,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err32];
+                          vErrors = [err33];
                         } else {
-                          vErrors.push(err32);
+                          vErrors.push(err33);
                         }
                         errors++;
                       }
                       for (const key4 in data14) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err33 = {
+                          const err34 = {
                             instancePath: instancePath + '/data/relationships/followUpSequence/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/additionalProperties',
@@ -3280,16 +3314,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err33];
+                            vErrors = [err34];
                           } else {
-                            vErrors.push(err33);
+                            vErrors.push(err34);
                           }
                           errors++;
                         }
                       }
                       if (data14.type !== undefined) {
                         if ('sequence' !== data14.type) {
-                          const err34 = {
+                          const err35 = {
                             instancePath: instancePath + '/data/relationships/followUpSequence/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/type/const',
@@ -3298,9 +3332,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err34];
+                            vErrors = [err35];
                           } else {
-                            vErrors.push(err34);
+                            vErrors.push(err35);
                           }
                           errors++;
                         }
@@ -3311,7 +3345,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid8 = false;
                         const _errs47 = errors;
                         if (!(typeof data16 == 'number' && !(data16 % 1) && !isNaN(data16) && isFinite(data16))) {
-                          const err35 = {
+                          const err36 = {
                             instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -3320,15 +3354,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err35];
+                            vErrors = [err36];
                           } else {
-                            vErrors.push(err35);
+                            vErrors.push(err36);
                           }
                           errors++;
                         }
                         if (typeof data16 == 'number' && isFinite(data16)) {
                           if (data16 > 9007199254740991 || isNaN(data16)) {
-                            const err36 = {
+                            const err37 = {
                               instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -3337,14 +3371,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err36];
+                              vErrors = [err37];
                             } else {
-                              vErrors.push(err36);
+                              vErrors.push(err37);
                             }
                             errors++;
                           }
                           if (data16 < 1 || isNaN(data16)) {
-                            const err37 = {
+                            const err38 = {
                               instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -3353,9 +3387,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err37];
+                              vErrors = [err38];
                             } else {
-                              vErrors.push(err37);
+                              vErrors.push(err38);
                             }
                             errors++;
                           }
@@ -3366,7 +3400,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs49 = errors;
                           if (typeof data16 === 'string') {
                             if (!pattern0.test(data16)) {
-                              const err38 = {
+                              const err39 = {
                                 instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -3375,14 +3409,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err38];
+                                vErrors = [err39];
                               } else {
-                                vErrors.push(err38);
+                                vErrors.push(err39);
                               }
                               errors++;
                             }
                           } else {
-                            const err39 = {
+                            const err40 = {
                               instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -3391,9 +3425,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err39];
+                              vErrors = [err40];
                             } else {
-                              vErrors.push(err39);
+                              vErrors.push(err40);
                             }
                             errors++;
                           }
@@ -3401,7 +3435,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid8 = valid8 || _valid2;
                         }
                         if (!valid8) {
-                          const err40 = {
+                          const err41 = {
                             instancePath: instancePath + '/data/relationships/followUpSequence/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/id/anyOf',
@@ -3410,9 +3444,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err40];
+                            vErrors = [err41];
                           } else {
-                            vErrors.push(err40);
+                            vErrors.push(err41);
                           }
                           errors++;
                         } else {
@@ -3429,7 +3463,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data14.meta !== undefined) {
                         let data17 = data14.meta;
                         if (!(data17 && typeof data17 == 'object' && !Array.isArray(data17))) {
-                          const err41 = {
+                          const err42 = {
                             instancePath: instancePath + '/data/relationships/followUpSequence/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/properties/meta/type',
@@ -3438,15 +3472,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err41];
+                            vErrors = [err42];
                           } else {
-                            vErrors.push(err41);
+                            vErrors.push(err42);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err42 = {
+                      const err43 = {
                         instancePath: instancePath + '/data/relationships/followUpSequence/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf/1/type',
@@ -3455,9 +3489,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err42];
+                        vErrors = [err43];
                       } else {
-                        vErrors.push(err42);
+                        vErrors.push(err43);
                       }
                       errors++;
                     }
@@ -3465,7 +3499,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid6 = valid6 || _valid1;
                   }
                   if (!valid6) {
-                    const err43 = {
+                    const err44 = {
                       instancePath: instancePath + '/data/relationships/followUpSequence/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/followUpSequence/properties/data/anyOf',
@@ -3474,9 +3508,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err43];
+                      vErrors = [err44];
                     } else {
-                      vErrors.push(err43);
+                      vErrors.push(err44);
                     }
                     errors++;
                   } else {
@@ -3493,7 +3527,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data13.meta !== undefined) {
                   let data18 = data13.meta;
                   if (!(data18 && typeof data18 == 'object' && !Array.isArray(data18))) {
-                    const err44 = {
+                    const err45 = {
                       instancePath: instancePath + '/data/relationships/followUpSequence/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/followUpSequence/properties/meta/type',
@@ -3502,15 +3536,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err44];
+                      vErrors = [err45];
                     } else {
-                      vErrors.push(err44);
+                      vErrors.push(err45);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err45 = {
+                const err46 = {
                   instancePath: instancePath + '/data/relationships/followUpSequence',
                   schemaPath: '#/properties/data/properties/relationships/properties/followUpSequence/type',
                   keyword: 'type',
@@ -3518,9 +3552,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err45];
+                  vErrors = [err46];
                 } else {
-                  vErrors.push(err45);
+                  vErrors.push(err46);
                 }
                 errors++;
               }
@@ -3529,7 +3563,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data19 = data12.mailbox;
               if (data19 && typeof data19 == 'object' && !Array.isArray(data19)) {
                 if (data19.data === undefined) {
-                  const err46 = {
+                  const err47 = {
                     instancePath: instancePath + '/data/relationships/mailbox',
                     schemaPath: '#/properties/data/properties/relationships/properties/mailbox/required',
                     keyword: 'required',
@@ -3537,15 +3571,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err46];
+                    vErrors = [err47];
                   } else {
-                    vErrors.push(err46);
+                    vErrors.push(err47);
                   }
                   errors++;
                 }
                 for (const key5 in data19) {
                   if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err47 = {
+                    const err48 = {
                       instancePath: instancePath + '/data/relationships/mailbox',
                       schemaPath: '#/properties/data/properties/relationships/properties/mailbox/additionalProperties',
                       keyword: 'additionalProperties',
@@ -3553,9 +3587,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err47];
+                      vErrors = [err48];
                     } else {
-                      vErrors.push(err47);
+                      vErrors.push(err48);
                     }
                     errors++;
                   }
@@ -3566,7 +3600,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid10 = false;
                   const _errs60 = errors;
                   if (data20 !== null) {
-                    const err48 = {
+                    const err49 = {
                       instancePath: instancePath + '/data/relationships/mailbox/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/0/type',
@@ -3575,9 +3609,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err48];
+                      vErrors = [err49];
                     } else {
-                      vErrors.push(err48);
+                      vErrors.push(err49);
                     }
                     errors++;
                   }
@@ -3587,7 +3621,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs62 = errors;
                     if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
                       if (data20.type === undefined) {
-                        const err49 = {
+                        const err50 = {
                           instancePath: instancePath + '/data/relationships/mailbox/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/required',
@@ -3596,14 +3630,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err49];
+                          vErrors = [err50];
                         } else {
-                          vErrors.push(err49);
+                          vErrors.push(err50);
                         }
                         errors++;
                       }
                       if (data20.id === undefined) {
-                        const err50 = {
+                        const err51 = {
                           instancePath: instancePath + '/data/relationships/mailbox/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/required',
@@ -3612,15 +3646,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err50];
+                          vErrors = [err51];
                         } else {
-                          vErrors.push(err50);
+                          vErrors.push(err51);
                         }
                         errors++;
                       }
                       for (const key6 in data20) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err51 = {
+                          const err52 = {
                             instancePath: instancePath + '/data/relationships/mailbox/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/additionalProperties',
@@ -3629,16 +3663,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err51];
+                            vErrors = [err52];
                           } else {
-                            vErrors.push(err51);
+                            vErrors.push(err52);
                           }
                           errors++;
                         }
                       }
                       if (data20.type !== undefined) {
                         if ('mailbox' !== data20.type) {
-                          const err52 = {
+                          const err53 = {
                             instancePath: instancePath + '/data/relationships/mailbox/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/type/const',
@@ -3647,9 +3681,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err52];
+                            vErrors = [err53];
                           } else {
-                            vErrors.push(err52);
+                            vErrors.push(err53);
                           }
                           errors++;
                         }
@@ -3660,7 +3694,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid12 = false;
                         const _errs68 = errors;
                         if (!(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22) && isFinite(data22))) {
-                          const err53 = {
+                          const err54 = {
                             instancePath: instancePath + '/data/relationships/mailbox/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -3669,15 +3703,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err53];
+                            vErrors = [err54];
                           } else {
-                            vErrors.push(err53);
+                            vErrors.push(err54);
                           }
                           errors++;
                         }
                         if (typeof data22 == 'number' && isFinite(data22)) {
                           if (data22 > 9007199254740991 || isNaN(data22)) {
-                            const err54 = {
+                            const err55 = {
                               instancePath: instancePath + '/data/relationships/mailbox/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -3686,14 +3720,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err54];
+                              vErrors = [err55];
                             } else {
-                              vErrors.push(err54);
+                              vErrors.push(err55);
                             }
                             errors++;
                           }
                           if (data22 < 1 || isNaN(data22)) {
-                            const err55 = {
+                            const err56 = {
                               instancePath: instancePath + '/data/relationships/mailbox/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -3702,9 +3736,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err55];
+                              vErrors = [err56];
                             } else {
-                              vErrors.push(err55);
+                              vErrors.push(err56);
                             }
                             errors++;
                           }
@@ -3715,7 +3749,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs70 = errors;
                           if (typeof data22 === 'string') {
                             if (!pattern0.test(data22)) {
-                              const err56 = {
+                              const err57 = {
                                 instancePath: instancePath + '/data/relationships/mailbox/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -3724,14 +3758,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err56];
+                                vErrors = [err57];
                               } else {
-                                vErrors.push(err56);
+                                vErrors.push(err57);
                               }
                               errors++;
                             }
                           } else {
-                            const err57 = {
+                            const err58 = {
                               instancePath: instancePath + '/data/relationships/mailbox/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -3740,9 +3774,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err57];
+                              vErrors = [err58];
                             } else {
-                              vErrors.push(err57);
+                              vErrors.push(err58);
                             }
                             errors++;
                           }
@@ -3750,7 +3784,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid12 = valid12 || _valid4;
                         }
                         if (!valid12) {
-                          const err58 = {
+                          const err59 = {
                             instancePath: instancePath + '/data/relationships/mailbox/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf',
@@ -3759,9 +3793,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err58];
+                            vErrors = [err59];
                           } else {
-                            vErrors.push(err58);
+                            vErrors.push(err59);
                           }
                           errors++;
                         } else {
@@ -3778,7 +3812,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data20.meta !== undefined) {
                         let data23 = data20.meta;
                         if (!(data23 && typeof data23 == 'object' && !Array.isArray(data23))) {
-                          const err59 = {
+                          const err60 = {
                             instancePath: instancePath + '/data/relationships/mailbox/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/meta/type',
@@ -3787,15 +3821,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err59];
+                            vErrors = [err60];
                           } else {
-                            vErrors.push(err59);
+                            vErrors.push(err60);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err60 = {
+                      const err61 = {
                         instancePath: instancePath + '/data/relationships/mailbox/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/type',
@@ -3804,9 +3838,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err60];
+                        vErrors = [err61];
                       } else {
-                        vErrors.push(err60);
+                        vErrors.push(err61);
                       }
                       errors++;
                     }
@@ -3814,7 +3848,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid10 = valid10 || _valid3;
                   }
                   if (!valid10) {
-                    const err61 = {
+                    const err62 = {
                       instancePath: instancePath + '/data/relationships/mailbox/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -3822,9 +3856,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err61];
+                      vErrors = [err62];
                     } else {
-                      vErrors.push(err61);
+                      vErrors.push(err62);
                     }
                     errors++;
                   } else {
@@ -3841,7 +3875,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data19.meta !== undefined) {
                   let data24 = data19.meta;
                   if (!(data24 && typeof data24 == 'object' && !Array.isArray(data24))) {
-                    const err62 = {
+                    const err63 = {
                       instancePath: instancePath + '/data/relationships/mailbox/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/mailbox/properties/meta/type',
                       keyword: 'type',
@@ -3849,15 +3883,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err62];
+                      vErrors = [err63];
                     } else {
-                      vErrors.push(err62);
+                      vErrors.push(err63);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err63 = {
+                const err64 = {
                   instancePath: instancePath + '/data/relationships/mailbox',
                   schemaPath: '#/properties/data/properties/relationships/properties/mailbox/type',
                   keyword: 'type',
@@ -3865,9 +3899,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err63];
+                  vErrors = [err64];
                 } else {
-                  vErrors.push(err63);
+                  vErrors.push(err64);
                 }
                 errors++;
               }
@@ -3876,7 +3910,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data25 = data12.prospect;
               if (data25 && typeof data25 == 'object' && !Array.isArray(data25)) {
                 if (data25.data === undefined) {
-                  const err64 = {
+                  const err65 = {
                     instancePath: instancePath + '/data/relationships/prospect',
                     schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
                     keyword: 'required',
@@ -3884,15 +3918,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err64];
+                    vErrors = [err65];
                   } else {
-                    vErrors.push(err64);
+                    vErrors.push(err65);
                   }
                   errors++;
                 }
                 for (const key7 in data25) {
                   if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err65 = {
+                    const err66 = {
                       instancePath: instancePath + '/data/relationships/prospect',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
                       keyword: 'additionalProperties',
@@ -3900,9 +3934,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err65];
+                      vErrors = [err66];
                     } else {
-                      vErrors.push(err65);
+                      vErrors.push(err66);
                     }
                     errors++;
                   }
@@ -3913,7 +3947,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid14 = false;
                   const _errs81 = errors;
                   if (data26 !== null) {
-                    const err66 = {
+                    const err67 = {
                       instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/0/type',
@@ -3922,9 +3956,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err66];
+                      vErrors = [err67];
                     } else {
-                      vErrors.push(err66);
+                      vErrors.push(err67);
                     }
                     errors++;
                   }
@@ -3934,7 +3968,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs83 = errors;
                     if (data26 && typeof data26 == 'object' && !Array.isArray(data26)) {
                       if (data26.type === undefined) {
-                        const err67 = {
+                        const err68 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
@@ -3943,14 +3977,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err67];
+                          vErrors = [err68];
                         } else {
-                          vErrors.push(err67);
+                          vErrors.push(err68);
                         }
                         errors++;
                       }
                       if (data26.id === undefined) {
-                        const err68 = {
+                        const err69 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
@@ -3959,15 +3993,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err68];
+                          vErrors = [err69];
                         } else {
-                          vErrors.push(err68);
+                          vErrors.push(err69);
                         }
                         errors++;
                       }
                       for (const key8 in data26) {
                         if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err69 = {
+                          const err70 = {
                             instancePath: instancePath + '/data/relationships/prospect/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/additionalProperties',
@@ -3976,16 +4010,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err69];
+                            vErrors = [err70];
                           } else {
-                            vErrors.push(err69);
+                            vErrors.push(err70);
                           }
                           errors++;
                         }
                       }
                       if (data26.type !== undefined) {
                         if ('prospect' !== data26.type) {
-                          const err70 = {
+                          const err71 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/type/const',
@@ -3994,9 +4028,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err70];
+                            vErrors = [err71];
                           } else {
-                            vErrors.push(err70);
+                            vErrors.push(err71);
                           }
                           errors++;
                         }
@@ -4007,7 +4041,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid16 = false;
                         const _errs89 = errors;
                         if (!(typeof data28 == 'number' && !(data28 % 1) && !isNaN(data28) && isFinite(data28))) {
-                          const err71 = {
+                          const err72 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -4016,15 +4050,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err71];
+                            vErrors = [err72];
                           } else {
-                            vErrors.push(err71);
+                            vErrors.push(err72);
                           }
                           errors++;
                         }
                         if (typeof data28 == 'number' && isFinite(data28)) {
                           if (data28 > 9007199254740991 || isNaN(data28)) {
-                            const err72 = {
+                            const err73 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -4033,14 +4067,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err72];
+                              vErrors = [err73];
                             } else {
-                              vErrors.push(err72);
+                              vErrors.push(err73);
                             }
                             errors++;
                           }
                           if (data28 < 1 || isNaN(data28)) {
-                            const err73 = {
+                            const err74 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -4049,9 +4083,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err73];
+                              vErrors = [err74];
                             } else {
-                              vErrors.push(err73);
+                              vErrors.push(err74);
                             }
                             errors++;
                           }
@@ -4062,7 +4096,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs91 = errors;
                           if (typeof data28 === 'string') {
                             if (!pattern0.test(data28)) {
-                              const err74 = {
+                              const err75 = {
                                 instancePath: instancePath + '/data/relationships/prospect/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -4071,14 +4105,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err74];
+                                vErrors = [err75];
                               } else {
-                                vErrors.push(err74);
+                                vErrors.push(err75);
                               }
                               errors++;
                             }
                           } else {
-                            const err75 = {
+                            const err76 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -4087,9 +4121,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err75];
+                              vErrors = [err76];
                             } else {
-                              vErrors.push(err75);
+                              vErrors.push(err76);
                             }
                             errors++;
                           }
@@ -4097,7 +4131,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid16 = valid16 || _valid6;
                         }
                         if (!valid16) {
-                          const err76 = {
+                          const err77 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf',
@@ -4106,9 +4140,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err76];
+                            vErrors = [err77];
                           } else {
-                            vErrors.push(err76);
+                            vErrors.push(err77);
                           }
                           errors++;
                         } else {
@@ -4125,7 +4159,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data26.meta !== undefined) {
                         let data29 = data26.meta;
                         if (!(data29 && typeof data29 == 'object' && !Array.isArray(data29))) {
-                          const err77 = {
+                          const err78 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/meta/type',
@@ -4134,15 +4168,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err77];
+                            vErrors = [err78];
                           } else {
-                            vErrors.push(err77);
+                            vErrors.push(err78);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err78 = {
+                      const err79 = {
                         instancePath: instancePath + '/data/relationships/prospect/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/type',
@@ -4151,9 +4185,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err78];
+                        vErrors = [err79];
                       } else {
-                        vErrors.push(err78);
+                        vErrors.push(err79);
                       }
                       errors++;
                     }
@@ -4161,7 +4195,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid14 = valid14 || _valid5;
                   }
                   if (!valid14) {
-                    const err79 = {
+                    const err80 = {
                       instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf',
@@ -4170,9 +4204,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err79];
+                      vErrors = [err80];
                     } else {
-                      vErrors.push(err79);
+                      vErrors.push(err80);
                     }
                     errors++;
                   } else {
@@ -4189,7 +4223,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data25.meta !== undefined) {
                   let data30 = data25.meta;
                   if (!(data30 && typeof data30 == 'object' && !Array.isArray(data30))) {
-                    const err80 = {
+                    const err81 = {
                       instancePath: instancePath + '/data/relationships/prospect/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
                       keyword: 'type',
@@ -4197,15 +4231,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err80];
+                      vErrors = [err81];
                     } else {
-                      vErrors.push(err80);
+                      vErrors.push(err81);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err81 = {
+                const err82 = {
                   instancePath: instancePath + '/data/relationships/prospect',
                   schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
                   keyword: 'type',
@@ -4213,9 +4247,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err81];
+                  vErrors = [err82];
                 } else {
-                  vErrors.push(err81);
+                  vErrors.push(err82);
                 }
                 errors++;
               }
@@ -4224,7 +4258,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data31 = data12.task;
               if (data31 && typeof data31 == 'object' && !Array.isArray(data31)) {
                 if (data31.data === undefined) {
-                  const err82 = {
+                  const err83 = {
                     instancePath: instancePath + '/data/relationships/task',
                     schemaPath: '#/properties/data/properties/relationships/properties/task/required',
                     keyword: 'required',
@@ -4232,15 +4266,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err82];
+                    vErrors = [err83];
                   } else {
-                    vErrors.push(err82);
+                    vErrors.push(err83);
                   }
                   errors++;
                 }
                 for (const key9 in data31) {
                   if (!(key9 === 'data' || key9 === 'meta')) {
-                    const err83 = {
+                    const err84 = {
                       instancePath: instancePath + '/data/relationships/task',
                       schemaPath: '#/properties/data/properties/relationships/properties/task/additionalProperties',
                       keyword: 'additionalProperties',
@@ -4248,9 +4282,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err83];
+                      vErrors = [err84];
                     } else {
-                      vErrors.push(err83);
+                      vErrors.push(err84);
                     }
                     errors++;
                   }
@@ -4261,7 +4295,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid18 = false;
                   const _errs102 = errors;
                   if (data32 !== null) {
-                    const err84 = {
+                    const err85 = {
                       instancePath: instancePath + '/data/relationships/task/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/0/type',
@@ -4270,9 +4304,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err84];
+                      vErrors = [err85];
                     } else {
-                      vErrors.push(err84);
+                      vErrors.push(err85);
                     }
                     errors++;
                   }
@@ -4282,7 +4316,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs104 = errors;
                     if (data32 && typeof data32 == 'object' && !Array.isArray(data32)) {
                       if (data32.type === undefined) {
-                        const err85 = {
+                        const err86 = {
                           instancePath: instancePath + '/data/relationships/task/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
@@ -4291,14 +4325,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err85];
+                          vErrors = [err86];
                         } else {
-                          vErrors.push(err85);
+                          vErrors.push(err86);
                         }
                         errors++;
                       }
                       if (data32.id === undefined) {
-                        const err86 = {
+                        const err87 = {
                           instancePath: instancePath + '/data/relationships/task/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/required',
@@ -4307,15 +4341,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err86];
+                          vErrors = [err87];
                         } else {
-                          vErrors.push(err86);
+                          vErrors.push(err87);
                         }
                         errors++;
                       }
                       for (const key10 in data32) {
                         if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
-                          const err87 = {
+                          const err88 = {
                             instancePath: instancePath + '/data/relationships/task/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/additionalProperties',
@@ -4324,16 +4358,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err87];
+                            vErrors = [err88];
                           } else {
-                            vErrors.push(err87);
+                            vErrors.push(err88);
                           }
                           errors++;
                         }
                       }
                       if (data32.type !== undefined) {
                         if ('task' !== data32.type) {
-                          const err88 = {
+                          const err89 = {
                             instancePath: instancePath + '/data/relationships/task/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/type/const',
@@ -4342,9 +4376,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err88];
+                            vErrors = [err89];
                           } else {
-                            vErrors.push(err88);
+                            vErrors.push(err89);
                           }
                           errors++;
                         }
@@ -4355,7 +4389,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid20 = false;
                         const _errs110 = errors;
                         if (!(typeof data34 == 'number' && !(data34 % 1) && !isNaN(data34) && isFinite(data34))) {
-                          const err89 = {
+                          const err90 = {
                             instancePath: instancePath + '/data/relationships/task/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -4364,15 +4398,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err89];
+                            vErrors = [err90];
                           } else {
-                            vErrors.push(err89);
+                            vErrors.push(err90);
                           }
                           errors++;
                         }
                         if (typeof data34 == 'number' && isFinite(data34)) {
                           if (data34 > 9007199254740991 || isNaN(data34)) {
-                            const err90 = {
+                            const err91 = {
                               instancePath: instancePath + '/data/relationships/task/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -4381,14 +4415,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err90];
+                              vErrors = [err91];
                             } else {
-                              vErrors.push(err90);
+                              vErrors.push(err91);
                             }
                             errors++;
                           }
                           if (data34 < 1 || isNaN(data34)) {
-                            const err91 = {
+                            const err92 = {
                               instancePath: instancePath + '/data/relationships/task/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -4397,9 +4431,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err91];
+                              vErrors = [err92];
                             } else {
-                              vErrors.push(err91);
+                              vErrors.push(err92);
                             }
                             errors++;
                           }
@@ -4410,7 +4444,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs112 = errors;
                           if (typeof data34 === 'string') {
                             if (!pattern0.test(data34)) {
-                              const err92 = {
+                              const err93 = {
                                 instancePath: instancePath + '/data/relationships/task/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -4419,14 +4453,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err92];
+                                vErrors = [err93];
                               } else {
-                                vErrors.push(err92);
+                                vErrors.push(err93);
                               }
                               errors++;
                             }
                           } else {
-                            const err93 = {
+                            const err94 = {
                               instancePath: instancePath + '/data/relationships/task/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -4435,9 +4469,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err93];
+                              vErrors = [err94];
                             } else {
-                              vErrors.push(err93);
+                              vErrors.push(err94);
                             }
                             errors++;
                           }
@@ -4445,7 +4479,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid20 = valid20 || _valid8;
                         }
                         if (!valid20) {
-                          const err94 = {
+                          const err95 = {
                             instancePath: instancePath + '/data/relationships/task/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/id/anyOf',
@@ -4454,9 +4488,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err94];
+                            vErrors = [err95];
                           } else {
-                            vErrors.push(err94);
+                            vErrors.push(err95);
                           }
                           errors++;
                         } else {
@@ -4473,7 +4507,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data32.meta !== undefined) {
                         let data35 = data32.meta;
                         if (!(data35 && typeof data35 == 'object' && !Array.isArray(data35))) {
-                          const err95 = {
+                          const err96 = {
                             instancePath: instancePath + '/data/relationships/task/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/properties/meta/type',
@@ -4482,15 +4516,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err95];
+                            vErrors = [err96];
                           } else {
-                            vErrors.push(err95);
+                            vErrors.push(err96);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err96 = {
+                      const err97 = {
                         instancePath: instancePath + '/data/relationships/task/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/task/properties/data/anyOf/1/type',
@@ -4499,9 +4533,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err96];
+                        vErrors = [err97];
                       } else {
-                        vErrors.push(err96);
+                        vErrors.push(err97);
                       }
                       errors++;
                     }
@@ -4509,7 +4543,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid18 = valid18 || _valid7;
                   }
                   if (!valid18) {
-                    const err97 = {
+                    const err98 = {
                       instancePath: instancePath + '/data/relationships/task/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/task/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -4517,9 +4551,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err97];
+                      vErrors = [err98];
                     } else {
-                      vErrors.push(err97);
+                      vErrors.push(err98);
                     }
                     errors++;
                   } else {
@@ -4536,7 +4570,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data31.meta !== undefined) {
                   let data36 = data31.meta;
                   if (!(data36 && typeof data36 == 'object' && !Array.isArray(data36))) {
-                    const err98 = {
+                    const err99 = {
                       instancePath: instancePath + '/data/relationships/task/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/task/properties/meta/type',
                       keyword: 'type',
@@ -4544,15 +4578,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err98];
+                      vErrors = [err99];
                     } else {
-                      vErrors.push(err98);
+                      vErrors.push(err99);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err99 = {
+                const err100 = {
                   instancePath: instancePath + '/data/relationships/task',
                   schemaPath: '#/properties/data/properties/relationships/properties/task/type',
                   keyword: 'type',
@@ -4560,9 +4594,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err99];
+                  vErrors = [err100];
                 } else {
-                  vErrors.push(err99);
+                  vErrors.push(err100);
                 }
                 errors++;
               }
@@ -4571,7 +4605,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data37 = data12.template;
               if (data37 && typeof data37 == 'object' && !Array.isArray(data37)) {
                 if (data37.data === undefined) {
-                  const err100 = {
+                  const err101 = {
                     instancePath: instancePath + '/data/relationships/template',
                     schemaPath: '#/properties/data/properties/relationships/properties/template/required',
                     keyword: 'required',
@@ -4579,15 +4613,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err100];
+                    vErrors = [err101];
                   } else {
-                    vErrors.push(err100);
+                    vErrors.push(err101);
                   }
                   errors++;
                 }
                 for (const key11 in data37) {
                   if (!(key11 === 'data' || key11 === 'meta')) {
-                    const err101 = {
+                    const err102 = {
                       instancePath: instancePath + '/data/relationships/template',
                       schemaPath: '#/properties/data/properties/relationships/properties/template/additionalProperties',
                       keyword: 'additionalProperties',
@@ -4595,9 +4629,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err101];
+                      vErrors = [err102];
                     } else {
-                      vErrors.push(err101);
+                      vErrors.push(err102);
                     }
                     errors++;
                   }
@@ -4608,7 +4642,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid22 = false;
                   const _errs123 = errors;
                   if (data38 !== null) {
-                    const err102 = {
+                    const err103 = {
                       instancePath: instancePath + '/data/relationships/template/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/0/type',
@@ -4617,9 +4651,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err102];
+                      vErrors = [err103];
                     } else {
-                      vErrors.push(err102);
+                      vErrors.push(err103);
                     }
                     errors++;
                   }
@@ -4629,7 +4663,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs125 = errors;
                     if (data38 && typeof data38 == 'object' && !Array.isArray(data38)) {
                       if (data38.type === undefined) {
-                        const err103 = {
+                        const err104 = {
                           instancePath: instancePath + '/data/relationships/template/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
@@ -4638,14 +4672,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err103];
+                          vErrors = [err104];
                         } else {
-                          vErrors.push(err103);
+                          vErrors.push(err104);
                         }
                         errors++;
                       }
                       if (data38.id === undefined) {
-                        const err104 = {
+                        const err105 = {
                           instancePath: instancePath + '/data/relationships/template/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
@@ -4654,15 +4688,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err104];
+                          vErrors = [err105];
                         } else {
-                          vErrors.push(err104);
+                          vErrors.push(err105);
                         }
                         errors++;
                       }
                       for (const key12 in data38) {
                         if (!(key12 === 'type' || key12 === 'id' || key12 === 'meta')) {
-                          const err105 = {
+                          const err106 = {
                             instancePath: instancePath + '/data/relationships/template/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/additionalProperties',
@@ -4671,16 +4705,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err105];
+                            vErrors = [err106];
                           } else {
-                            vErrors.push(err105);
+                            vErrors.push(err106);
                           }
                           errors++;
                         }
                       }
                       if (data38.type !== undefined) {
                         if ('template' !== data38.type) {
-                          const err106 = {
+                          const err107 = {
                             instancePath: instancePath + '/data/relationships/template/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/type/const',
@@ -4689,9 +4723,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err106];
+                            vErrors = [err107];
                           } else {
-                            vErrors.push(err106);
+                            vErrors.push(err107);
                           }
                           errors++;
                         }
@@ -4702,7 +4736,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid24 = false;
                         const _errs131 = errors;
                         if (!(typeof data40 == 'number' && !(data40 % 1) && !isNaN(data40) && isFinite(data40))) {
-                          const err107 = {
+                          const err108 = {
                             instancePath: instancePath + '/data/relationships/template/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -4711,15 +4745,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err107];
+                            vErrors = [err108];
                           } else {
-                            vErrors.push(err107);
+                            vErrors.push(err108);
                           }
                           errors++;
                         }
                         if (typeof data40 == 'number' && isFinite(data40)) {
                           if (data40 > 9007199254740991 || isNaN(data40)) {
-                            const err108 = {
+                            const err109 = {
                               instancePath: instancePath + '/data/relationships/template/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -4728,14 +4762,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err108];
+                              vErrors = [err109];
                             } else {
-                              vErrors.push(err108);
+                              vErrors.push(err109);
                             }
                             errors++;
                           }
                           if (data40 < 1 || isNaN(data40)) {
-                            const err109 = {
+                            const err110 = {
                               instancePath: instancePath + '/data/relationships/template/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -4744,9 +4778,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err109];
+                              vErrors = [err110];
                             } else {
-                              vErrors.push(err109);
+                              vErrors.push(err110);
                             }
                             errors++;
                           }
@@ -4757,7 +4791,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs133 = errors;
                           if (typeof data40 === 'string') {
                             if (!pattern0.test(data40)) {
-                              const err110 = {
+                              const err111 = {
                                 instancePath: instancePath + '/data/relationships/template/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -4766,14 +4800,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err110];
+                                vErrors = [err111];
                               } else {
-                                vErrors.push(err110);
+                                vErrors.push(err111);
                               }
                               errors++;
                             }
                           } else {
-                            const err111 = {
+                            const err112 = {
                               instancePath: instancePath + '/data/relationships/template/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -4782,9 +4816,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err111];
+                              vErrors = [err112];
                             } else {
-                              vErrors.push(err111);
+                              vErrors.push(err112);
                             }
                             errors++;
                           }
@@ -4792,7 +4826,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid24 = valid24 || _valid10;
                         }
                         if (!valid24) {
-                          const err112 = {
+                          const err113 = {
                             instancePath: instancePath + '/data/relationships/template/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf',
@@ -4801,9 +4835,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err112];
+                            vErrors = [err113];
                           } else {
-                            vErrors.push(err112);
+                            vErrors.push(err113);
                           }
                           errors++;
                         } else {
@@ -4820,7 +4854,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data38.meta !== undefined) {
                         let data41 = data38.meta;
                         if (!(data41 && typeof data41 == 'object' && !Array.isArray(data41))) {
-                          const err113 = {
+                          const err114 = {
                             instancePath: instancePath + '/data/relationships/template/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/meta/type',
@@ -4829,15 +4863,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err113];
+                            vErrors = [err114];
                           } else {
-                            vErrors.push(err113);
+                            vErrors.push(err114);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err114 = {
+                      const err115 = {
                         instancePath: instancePath + '/data/relationships/template/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/type',
@@ -4846,9 +4880,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err114];
+                        vErrors = [err115];
                       } else {
-                        vErrors.push(err114);
+                        vErrors.push(err115);
                       }
                       errors++;
                     }
@@ -4856,7 +4890,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid22 = valid22 || _valid9;
                   }
                   if (!valid22) {
-                    const err115 = {
+                    const err116 = {
                       instancePath: instancePath + '/data/relationships/template/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/template/properties/data/anyOf',
@@ -4865,9 +4899,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err115];
+                      vErrors = [err116];
                     } else {
-                      vErrors.push(err115);
+                      vErrors.push(err116);
                     }
                     errors++;
                   } else {
@@ -4884,7 +4918,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data37.meta !== undefined) {
                   let data42 = data37.meta;
                   if (!(data42 && typeof data42 == 'object' && !Array.isArray(data42))) {
-                    const err116 = {
+                    const err117 = {
                       instancePath: instancePath + '/data/relationships/template/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/template/properties/meta/type',
                       keyword: 'type',
@@ -4892,15 +4926,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err116];
+                      vErrors = [err117];
                     } else {
-                      vErrors.push(err116);
+                      vErrors.push(err117);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err117 = {
+                const err118 = {
                   instancePath: instancePath + '/data/relationships/template',
                   schemaPath: '#/properties/data/properties/relationships/properties/template/type',
                   keyword: 'type',
@@ -4908,35 +4942,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err117];
+                  vErrors = [err118];
                 } else {
-                  vErrors.push(err117);
+                  vErrors.push(err118);
                 }
                 errors++;
               }
             }
           } else {
-            const err118 = {
+            const err119 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err118];
-            } else {
-              vErrors.push(err118);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data43 = data0.meta;
-          if (!(data43 && typeof data43 == 'object' && !Array.isArray(data43))) {
-            const err119 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -4949,12 +4965,12 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data0.links !== undefined) {
-          let data44 = data0.links;
-          if (!(data44 && typeof data44 == 'object' && !Array.isArray(data44))) {
+        if (data0.meta !== undefined) {
+          let data43 = data0.meta;
+          if (!(data43 && typeof data43 == 'object' && !Array.isArray(data43))) {
             const err120 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -4967,8 +4983,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.links !== undefined) {
+          let data44 = data0.links;
+          if (!(data44 && typeof data44 == 'object' && !Array.isArray(data44))) {
+            const err121 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err121];
+            } else {
+              vErrors.push(err121);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err121 = {
+        const err122 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -4976,15 +5010,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err121];
+          vErrors = [err122];
         } else {
-          vErrors.push(err121);
+          vErrors.push(err122);
         }
         errors++;
       }
     }
   } else {
-    const err122 = {
+    const err123 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -4992,9 +5026,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err122];
+      vErrors = [err123];
     } else {
-      vErrors.push(err122);
+      vErrors.push(err123);
     }
     errors++;
   }

@@ -36,7 +36,7 @@ const schema11 = {
             },
             availableAt: { type: ['string', 'null'], format: 'date-time' },
             callOptedOut: { type: ['boolean', 'null'] },
-            callsOptStatus: { type: ['string', 'null'] },
+            callsOptStatus: { type: ['string', 'null'], enum: ['opted_in', 'opted_out', 'null', null] },
             campaignName: { type: ['string', 'null'] },
             company: { type: ['string', 'null'], maxLength: 255 },
             custom1: { type: ['string', 'null'], maxLength: 32000 },
@@ -197,7 +197,7 @@ const schema11 = {
               items: { type: 'string', format: 'email', maxLength: 255 },
               maxItems: 1000,
             },
-            emailsOptStatus: { type: ['string', 'null'] },
+            emailsOptStatus: { type: ['string', 'null'], enum: ['opted_in', 'opted_out', 'null', null] },
             eventName: { type: ['string', 'null'] },
             externalId: { type: ['string', 'null'] },
             externalOwner: { type: ['string', 'null'] },
@@ -793,16 +793,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.campaignName !== undefined) {
-              let data16 = data2.campaignName;
-              if (typeof data16 !== 'string' && data16 !== null) {
+              if (!(data15 === 'opted_in' || data15 === 'opted_out' || data15 === 'null' || data15 === null)) {
                 const err23 = {
-                  instancePath: instancePath + '/data/attributes/campaignName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/campaignName/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.campaignName.type },
-                  message: 'must be string,null',
+                  instancePath: instancePath + '/data/attributes/callsOptStatus',
+                  schemaPath: '#/properties/data/properties/attributes/properties/callsOptStatus/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.data.properties.attributes.properties.callsOptStatus.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err23];
@@ -812,14 +811,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.company !== undefined) {
-              let data17 = data2.company;
-              if (typeof data17 !== 'string' && data17 !== null) {
+            if (data2.campaignName !== undefined) {
+              let data16 = data2.campaignName;
+              if (typeof data16 !== 'string' && data16 !== null) {
                 const err24 = {
-                  instancePath: instancePath + '/data/attributes/company',
-                  schemaPath: '#/properties/data/properties/attributes/properties/company/type',
+                  instancePath: instancePath + '/data/attributes/campaignName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/campaignName/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.company.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.campaignName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -829,9 +828,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data2.company !== undefined) {
+              let data17 = data2.company;
+              if (typeof data17 !== 'string' && data17 !== null) {
+                const err25 = {
+                  instancePath: instancePath + '/data/attributes/company',
+                  schemaPath: '#/properties/data/properties/attributes/properties/company/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.company.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
               if (typeof data17 === 'string') {
                 if (func3(data17) > 255) {
-                  const err25 = {
+                  const err26 = {
                     instancePath: instancePath + '/data/attributes/company',
                     schemaPath: '#/properties/data/properties/attributes/properties/company/maxLength',
                     keyword: 'maxLength',
@@ -839,9 +856,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err25];
+                    vErrors = [err26];
                   } else {
-                    vErrors.push(err25);
+                    vErrors.push(err26);
                   }
                   errors++;
                 }
@@ -850,7 +867,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.custom1 !== undefined) {
               let data18 = data2.custom1;
               if (typeof data18 !== 'string' && data18 !== null) {
-                const err26 = {
+                const err27 = {
                   instancePath: instancePath + '/data/attributes/custom1',
                   schemaPath: '#/properties/data/properties/attributes/properties/custom1/type',
                   keyword: 'type',
@@ -858,15 +875,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err26];
+                  vErrors = [err27];
                 } else {
-                  vErrors.push(err26);
+                  vErrors.push(err27);
                 }
                 errors++;
               }
               if (typeof data18 === 'string') {
                 if (func3(data18) > 32000) {
-                  const err27 = {
+                  const err28 = {
                     instancePath: instancePath + '/data/attributes/custom1',
                     schemaPath: '#/properties/data/properties/attributes/properties/custom1/maxLength',
                     keyword: 'maxLength',
@@ -874,9 +891,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 32000 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err27];
+                    vErrors = [err28];
                   } else {
-                    vErrors.push(err27);
+                    vErrors.push(err28);
                   }
                   errors++;
                 }
@@ -885,29 +902,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.custom10 !== undefined) {
               let data19 = data2.custom10;
               if (typeof data19 !== 'string' && data19 !== null) {
-                const err28 = {
+                const err29 = {
                   instancePath: instancePath + '/data/attributes/custom10',
                   schemaPath: '#/properties/data/properties/attributes/properties/custom10/type',
                   keyword: 'type',
                   params: { type: schema11.properties.data.properties.attributes.properties.custom10.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err28];
-                } else {
-                  vErrors.push(err28);
-                }
-                errors++;
-              }
-            }
-            if (data2.custom100 !== undefined) {
-              let data20 = data2.custom100;
-              if (typeof data20 !== 'string' && data20 !== null) {
-                const err29 = {
-                  instancePath: instancePath + '/data/attributes/custom100',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom100/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom100.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -918,14 +917,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom101 !== undefined) {
-              let data21 = data2.custom101;
-              if (typeof data21 !== 'string' && data21 !== null) {
+            if (data2.custom100 !== undefined) {
+              let data20 = data2.custom100;
+              if (typeof data20 !== 'string' && data20 !== null) {
                 const err30 = {
-                  instancePath: instancePath + '/data/attributes/custom101',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom101/type',
+                  instancePath: instancePath + '/data/attributes/custom100',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom100/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom101.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom100.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -936,14 +935,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom102 !== undefined) {
-              let data22 = data2.custom102;
-              if (typeof data22 !== 'string' && data22 !== null) {
+            if (data2.custom101 !== undefined) {
+              let data21 = data2.custom101;
+              if (typeof data21 !== 'string' && data21 !== null) {
                 const err31 = {
-                  instancePath: instancePath + '/data/attributes/custom102',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom102/type',
+                  instancePath: instancePath + '/data/attributes/custom101',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom101/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom102.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom101.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -954,14 +953,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom103 !== undefined) {
-              let data23 = data2.custom103;
-              if (typeof data23 !== 'string' && data23 !== null) {
+            if (data2.custom102 !== undefined) {
+              let data22 = data2.custom102;
+              if (typeof data22 !== 'string' && data22 !== null) {
                 const err32 = {
-                  instancePath: instancePath + '/data/attributes/custom103',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom103/type',
+                  instancePath: instancePath + '/data/attributes/custom102',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom102/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom103.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom102.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -972,14 +971,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom104 !== undefined) {
-              let data24 = data2.custom104;
-              if (typeof data24 !== 'string' && data24 !== null) {
+            if (data2.custom103 !== undefined) {
+              let data23 = data2.custom103;
+              if (typeof data23 !== 'string' && data23 !== null) {
                 const err33 = {
-                  instancePath: instancePath + '/data/attributes/custom104',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom104/type',
+                  instancePath: instancePath + '/data/attributes/custom103',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom103/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom104.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom103.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -990,14 +989,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom105 !== undefined) {
-              let data25 = data2.custom105;
-              if (typeof data25 !== 'string' && data25 !== null) {
+            if (data2.custom104 !== undefined) {
+              let data24 = data2.custom104;
+              if (typeof data24 !== 'string' && data24 !== null) {
                 const err34 = {
-                  instancePath: instancePath + '/data/attributes/custom105',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom105/type',
+                  instancePath: instancePath + '/data/attributes/custom104',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom104/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom105.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom104.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1008,14 +1007,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom106 !== undefined) {
-              let data26 = data2.custom106;
-              if (typeof data26 !== 'string' && data26 !== null) {
+            if (data2.custom105 !== undefined) {
+              let data25 = data2.custom105;
+              if (typeof data25 !== 'string' && data25 !== null) {
                 const err35 = {
-                  instancePath: instancePath + '/data/attributes/custom106',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom106/type',
+                  instancePath: instancePath + '/data/attributes/custom105',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom105/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom106.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom105.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1026,14 +1025,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom107 !== undefined) {
-              let data27 = data2.custom107;
-              if (typeof data27 !== 'string' && data27 !== null) {
+            if (data2.custom106 !== undefined) {
+              let data26 = data2.custom106;
+              if (typeof data26 !== 'string' && data26 !== null) {
                 const err36 = {
-                  instancePath: instancePath + '/data/attributes/custom107',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom107/type',
+                  instancePath: instancePath + '/data/attributes/custom106',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom106/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom107.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom106.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1044,14 +1043,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom108 !== undefined) {
-              let data28 = data2.custom108;
-              if (typeof data28 !== 'string' && data28 !== null) {
+            if (data2.custom107 !== undefined) {
+              let data27 = data2.custom107;
+              if (typeof data27 !== 'string' && data27 !== null) {
                 const err37 = {
-                  instancePath: instancePath + '/data/attributes/custom108',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom108/type',
+                  instancePath: instancePath + '/data/attributes/custom107',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom107/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom108.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom107.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1062,14 +1061,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom109 !== undefined) {
-              let data29 = data2.custom109;
-              if (typeof data29 !== 'string' && data29 !== null) {
+            if (data2.custom108 !== undefined) {
+              let data28 = data2.custom108;
+              if (typeof data28 !== 'string' && data28 !== null) {
                 const err38 = {
-                  instancePath: instancePath + '/data/attributes/custom109',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom109/type',
+                  instancePath: instancePath + '/data/attributes/custom108',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom108/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom109.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom108.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1080,14 +1079,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom11 !== undefined) {
-              let data30 = data2.custom11;
-              if (typeof data30 !== 'string' && data30 !== null) {
+            if (data2.custom109 !== undefined) {
+              let data29 = data2.custom109;
+              if (typeof data29 !== 'string' && data29 !== null) {
                 const err39 = {
-                  instancePath: instancePath + '/data/attributes/custom11',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom11/type',
+                  instancePath: instancePath + '/data/attributes/custom109',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom109/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom11.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom109.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1098,14 +1097,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom110 !== undefined) {
-              let data31 = data2.custom110;
-              if (typeof data31 !== 'string' && data31 !== null) {
+            if (data2.custom11 !== undefined) {
+              let data30 = data2.custom11;
+              if (typeof data30 !== 'string' && data30 !== null) {
                 const err40 = {
-                  instancePath: instancePath + '/data/attributes/custom110',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom110/type',
+                  instancePath: instancePath + '/data/attributes/custom11',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom11/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom110.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom11.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1116,14 +1115,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom111 !== undefined) {
-              let data32 = data2.custom111;
-              if (typeof data32 !== 'string' && data32 !== null) {
+            if (data2.custom110 !== undefined) {
+              let data31 = data2.custom110;
+              if (typeof data31 !== 'string' && data31 !== null) {
                 const err41 = {
-                  instancePath: instancePath + '/data/attributes/custom111',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom111/type',
+                  instancePath: instancePath + '/data/attributes/custom110',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom110/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom111.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom110.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1134,14 +1133,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom112 !== undefined) {
-              let data33 = data2.custom112;
-              if (typeof data33 !== 'string' && data33 !== null) {
+            if (data2.custom111 !== undefined) {
+              let data32 = data2.custom111;
+              if (typeof data32 !== 'string' && data32 !== null) {
                 const err42 = {
-                  instancePath: instancePath + '/data/attributes/custom112',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom112/type',
+                  instancePath: instancePath + '/data/attributes/custom111',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom111/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom112.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom111.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1152,14 +1151,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom113 !== undefined) {
-              let data34 = data2.custom113;
-              if (typeof data34 !== 'string' && data34 !== null) {
+            if (data2.custom112 !== undefined) {
+              let data33 = data2.custom112;
+              if (typeof data33 !== 'string' && data33 !== null) {
                 const err43 = {
-                  instancePath: instancePath + '/data/attributes/custom113',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom113/type',
+                  instancePath: instancePath + '/data/attributes/custom112',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom112/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom113.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom112.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1170,14 +1169,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom114 !== undefined) {
-              let data35 = data2.custom114;
-              if (typeof data35 !== 'string' && data35 !== null) {
+            if (data2.custom113 !== undefined) {
+              let data34 = data2.custom113;
+              if (typeof data34 !== 'string' && data34 !== null) {
                 const err44 = {
-                  instancePath: instancePath + '/data/attributes/custom114',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom114/type',
+                  instancePath: instancePath + '/data/attributes/custom113',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom113/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom114.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom113.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1188,14 +1187,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom115 !== undefined) {
-              let data36 = data2.custom115;
-              if (typeof data36 !== 'string' && data36 !== null) {
+            if (data2.custom114 !== undefined) {
+              let data35 = data2.custom114;
+              if (typeof data35 !== 'string' && data35 !== null) {
                 const err45 = {
-                  instancePath: instancePath + '/data/attributes/custom115',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom115/type',
+                  instancePath: instancePath + '/data/attributes/custom114',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom114/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom115.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom114.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1206,14 +1205,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom116 !== undefined) {
-              let data37 = data2.custom116;
-              if (typeof data37 !== 'string' && data37 !== null) {
+            if (data2.custom115 !== undefined) {
+              let data36 = data2.custom115;
+              if (typeof data36 !== 'string' && data36 !== null) {
                 const err46 = {
-                  instancePath: instancePath + '/data/attributes/custom116',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom116/type',
+                  instancePath: instancePath + '/data/attributes/custom115',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom115/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom116.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom115.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1224,14 +1223,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom117 !== undefined) {
-              let data38 = data2.custom117;
-              if (typeof data38 !== 'string' && data38 !== null) {
+            if (data2.custom116 !== undefined) {
+              let data37 = data2.custom116;
+              if (typeof data37 !== 'string' && data37 !== null) {
                 const err47 = {
-                  instancePath: instancePath + '/data/attributes/custom117',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom117/type',
+                  instancePath: instancePath + '/data/attributes/custom116',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom116/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom117.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom116.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1242,14 +1241,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom118 !== undefined) {
-              let data39 = data2.custom118;
-              if (typeof data39 !== 'string' && data39 !== null) {
+            if (data2.custom117 !== undefined) {
+              let data38 = data2.custom117;
+              if (typeof data38 !== 'string' && data38 !== null) {
                 const err48 = {
-                  instancePath: instancePath + '/data/attributes/custom118',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom118/type',
+                  instancePath: instancePath + '/data/attributes/custom117',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom117/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom118.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom117.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1260,14 +1259,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom119 !== undefined) {
-              let data40 = data2.custom119;
-              if (typeof data40 !== 'string' && data40 !== null) {
+            if (data2.custom118 !== undefined) {
+              let data39 = data2.custom118;
+              if (typeof data39 !== 'string' && data39 !== null) {
                 const err49 = {
-                  instancePath: instancePath + '/data/attributes/custom119',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom119/type',
+                  instancePath: instancePath + '/data/attributes/custom118',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom118/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom119.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom118.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1278,14 +1277,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom12 !== undefined) {
-              let data41 = data2.custom12;
-              if (typeof data41 !== 'string' && data41 !== null) {
+            if (data2.custom119 !== undefined) {
+              let data40 = data2.custom119;
+              if (typeof data40 !== 'string' && data40 !== null) {
                 const err50 = {
-                  instancePath: instancePath + '/data/attributes/custom12',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom12/type',
+                  instancePath: instancePath + '/data/attributes/custom119',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom119/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom12.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom119.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1296,14 +1295,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom120 !== undefined) {
-              let data42 = data2.custom120;
-              if (typeof data42 !== 'string' && data42 !== null) {
+            if (data2.custom12 !== undefined) {
+              let data41 = data2.custom12;
+              if (typeof data41 !== 'string' && data41 !== null) {
                 const err51 = {
-                  instancePath: instancePath + '/data/attributes/custom120',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom120/type',
+                  instancePath: instancePath + '/data/attributes/custom12',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom12/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom120.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom12.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1314,14 +1313,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom121 !== undefined) {
-              let data43 = data2.custom121;
-              if (typeof data43 !== 'string' && data43 !== null) {
+            if (data2.custom120 !== undefined) {
+              let data42 = data2.custom120;
+              if (typeof data42 !== 'string' && data42 !== null) {
                 const err52 = {
-                  instancePath: instancePath + '/data/attributes/custom121',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom121/type',
+                  instancePath: instancePath + '/data/attributes/custom120',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom120/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom121.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom120.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1332,14 +1331,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom122 !== undefined) {
-              let data44 = data2.custom122;
-              if (typeof data44 !== 'string' && data44 !== null) {
+            if (data2.custom121 !== undefined) {
+              let data43 = data2.custom121;
+              if (typeof data43 !== 'string' && data43 !== null) {
                 const err53 = {
-                  instancePath: instancePath + '/data/attributes/custom122',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom122/type',
+                  instancePath: instancePath + '/data/attributes/custom121',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom121/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom122.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom121.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1350,14 +1349,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom123 !== undefined) {
-              let data45 = data2.custom123;
-              if (typeof data45 !== 'string' && data45 !== null) {
+            if (data2.custom122 !== undefined) {
+              let data44 = data2.custom122;
+              if (typeof data44 !== 'string' && data44 !== null) {
                 const err54 = {
-                  instancePath: instancePath + '/data/attributes/custom123',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom123/type',
+                  instancePath: instancePath + '/data/attributes/custom122',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom122/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom123.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom122.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1368,14 +1367,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom124 !== undefined) {
-              let data46 = data2.custom124;
-              if (typeof data46 !== 'string' && data46 !== null) {
+            if (data2.custom123 !== undefined) {
+              let data45 = data2.custom123;
+              if (typeof data45 !== 'string' && data45 !== null) {
                 const err55 = {
-                  instancePath: instancePath + '/data/attributes/custom124',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom124/type',
+                  instancePath: instancePath + '/data/attributes/custom123',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom123/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom124.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom123.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1386,14 +1385,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom125 !== undefined) {
-              let data47 = data2.custom125;
-              if (typeof data47 !== 'string' && data47 !== null) {
+            if (data2.custom124 !== undefined) {
+              let data46 = data2.custom124;
+              if (typeof data46 !== 'string' && data46 !== null) {
                 const err56 = {
-                  instancePath: instancePath + '/data/attributes/custom125',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom125/type',
+                  instancePath: instancePath + '/data/attributes/custom124',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom124/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom125.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom124.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1404,14 +1403,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom126 !== undefined) {
-              let data48 = data2.custom126;
-              if (typeof data48 !== 'string' && data48 !== null) {
+            if (data2.custom125 !== undefined) {
+              let data47 = data2.custom125;
+              if (typeof data47 !== 'string' && data47 !== null) {
                 const err57 = {
-                  instancePath: instancePath + '/data/attributes/custom126',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom126/type',
+                  instancePath: instancePath + '/data/attributes/custom125',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom125/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom126.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom125.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1422,14 +1421,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom127 !== undefined) {
-              let data49 = data2.custom127;
-              if (typeof data49 !== 'string' && data49 !== null) {
+            if (data2.custom126 !== undefined) {
+              let data48 = data2.custom126;
+              if (typeof data48 !== 'string' && data48 !== null) {
                 const err58 = {
-                  instancePath: instancePath + '/data/attributes/custom127',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom127/type',
+                  instancePath: instancePath + '/data/attributes/custom126',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom126/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom127.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom126.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1440,14 +1439,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom128 !== undefined) {
-              let data50 = data2.custom128;
-              if (typeof data50 !== 'string' && data50 !== null) {
+            if (data2.custom127 !== undefined) {
+              let data49 = data2.custom127;
+              if (typeof data49 !== 'string' && data49 !== null) {
                 const err59 = {
-                  instancePath: instancePath + '/data/attributes/custom128',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom128/type',
+                  instancePath: instancePath + '/data/attributes/custom127',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom127/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom128.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom127.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1458,14 +1457,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom129 !== undefined) {
-              let data51 = data2.custom129;
-              if (typeof data51 !== 'string' && data51 !== null) {
+            if (data2.custom128 !== undefined) {
+              let data50 = data2.custom128;
+              if (typeof data50 !== 'string' && data50 !== null) {
                 const err60 = {
-                  instancePath: instancePath + '/data/attributes/custom129',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom129/type',
+                  instancePath: instancePath + '/data/attributes/custom128',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom128/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom129.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom128.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1476,14 +1475,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom13 !== undefined) {
-              let data52 = data2.custom13;
-              if (typeof data52 !== 'string' && data52 !== null) {
+            if (data2.custom129 !== undefined) {
+              let data51 = data2.custom129;
+              if (typeof data51 !== 'string' && data51 !== null) {
                 const err61 = {
-                  instancePath: instancePath + '/data/attributes/custom13',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom13/type',
+                  instancePath: instancePath + '/data/attributes/custom129',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom129/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom13.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom129.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1494,14 +1493,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom130 !== undefined) {
-              let data53 = data2.custom130;
-              if (typeof data53 !== 'string' && data53 !== null) {
+            if (data2.custom13 !== undefined) {
+              let data52 = data2.custom13;
+              if (typeof data52 !== 'string' && data52 !== null) {
                 const err62 = {
-                  instancePath: instancePath + '/data/attributes/custom130',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom130/type',
+                  instancePath: instancePath + '/data/attributes/custom13',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom13/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom130.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom13.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1512,14 +1511,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom131 !== undefined) {
-              let data54 = data2.custom131;
-              if (typeof data54 !== 'string' && data54 !== null) {
+            if (data2.custom130 !== undefined) {
+              let data53 = data2.custom130;
+              if (typeof data53 !== 'string' && data53 !== null) {
                 const err63 = {
-                  instancePath: instancePath + '/data/attributes/custom131',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom131/type',
+                  instancePath: instancePath + '/data/attributes/custom130',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom130/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom131.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom130.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1530,14 +1529,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom132 !== undefined) {
-              let data55 = data2.custom132;
-              if (typeof data55 !== 'string' && data55 !== null) {
+            if (data2.custom131 !== undefined) {
+              let data54 = data2.custom131;
+              if (typeof data54 !== 'string' && data54 !== null) {
                 const err64 = {
-                  instancePath: instancePath + '/data/attributes/custom132',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom132/type',
+                  instancePath: instancePath + '/data/attributes/custom131',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom131/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom132.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom131.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1548,14 +1547,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom133 !== undefined) {
-              let data56 = data2.custom133;
-              if (typeof data56 !== 'string' && data56 !== null) {
+            if (data2.custom132 !== undefined) {
+              let data55 = data2.custom132;
+              if (typeof data55 !== 'string' && data55 !== null) {
                 const err65 = {
-                  instancePath: instancePath + '/data/attributes/custom133',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom133/type',
+                  instancePath: instancePath + '/data/attributes/custom132',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom132/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom133.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom132.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1566,14 +1565,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom134 !== undefined) {
-              let data57 = data2.custom134;
-              if (typeof data57 !== 'string' && data57 !== null) {
+            if (data2.custom133 !== undefined) {
+              let data56 = data2.custom133;
+              if (typeof data56 !== 'string' && data56 !== null) {
                 const err66 = {
-                  instancePath: instancePath + '/data/attributes/custom134',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom134/type',
+                  instancePath: instancePath + '/data/attributes/custom133',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom133/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom134.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom133.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1584,14 +1583,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom135 !== undefined) {
-              let data58 = data2.custom135;
-              if (typeof data58 !== 'string' && data58 !== null) {
+            if (data2.custom134 !== undefined) {
+              let data57 = data2.custom134;
+              if (typeof data57 !== 'string' && data57 !== null) {
                 const err67 = {
-                  instancePath: instancePath + '/data/attributes/custom135',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom135/type',
+                  instancePath: instancePath + '/data/attributes/custom134',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom134/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom135.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom134.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1602,14 +1601,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom136 !== undefined) {
-              let data59 = data2.custom136;
-              if (typeof data59 !== 'string' && data59 !== null) {
+            if (data2.custom135 !== undefined) {
+              let data58 = data2.custom135;
+              if (typeof data58 !== 'string' && data58 !== null) {
                 const err68 = {
-                  instancePath: instancePath + '/data/attributes/custom136',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom136/type',
+                  instancePath: instancePath + '/data/attributes/custom135',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom135/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom136.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom135.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1620,14 +1619,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom137 !== undefined) {
-              let data60 = data2.custom137;
-              if (typeof data60 !== 'string' && data60 !== null) {
+            if (data2.custom136 !== undefined) {
+              let data59 = data2.custom136;
+              if (typeof data59 !== 'string' && data59 !== null) {
                 const err69 = {
-                  instancePath: instancePath + '/data/attributes/custom137',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom137/type',
+                  instancePath: instancePath + '/data/attributes/custom136',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom136/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom137.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom136.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1638,14 +1637,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom138 !== undefined) {
-              let data61 = data2.custom138;
-              if (typeof data61 !== 'string' && data61 !== null) {
+            if (data2.custom137 !== undefined) {
+              let data60 = data2.custom137;
+              if (typeof data60 !== 'string' && data60 !== null) {
                 const err70 = {
-                  instancePath: instancePath + '/data/attributes/custom138',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom138/type',
+                  instancePath: instancePath + '/data/attributes/custom137',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom137/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom138.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom137.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1656,14 +1655,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom139 !== undefined) {
-              let data62 = data2.custom139;
-              if (typeof data62 !== 'string' && data62 !== null) {
+            if (data2.custom138 !== undefined) {
+              let data61 = data2.custom138;
+              if (typeof data61 !== 'string' && data61 !== null) {
                 const err71 = {
-                  instancePath: instancePath + '/data/attributes/custom139',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom139/type',
+                  instancePath: instancePath + '/data/attributes/custom138',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom138/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom139.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom138.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1674,14 +1673,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom14 !== undefined) {
-              let data63 = data2.custom14;
-              if (typeof data63 !== 'string' && data63 !== null) {
+            if (data2.custom139 !== undefined) {
+              let data62 = data2.custom139;
+              if (typeof data62 !== 'string' && data62 !== null) {
                 const err72 = {
-                  instancePath: instancePath + '/data/attributes/custom14',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom14/type',
+                  instancePath: instancePath + '/data/attributes/custom139',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom139/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom14.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom139.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1692,14 +1691,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom140 !== undefined) {
-              let data64 = data2.custom140;
-              if (typeof data64 !== 'string' && data64 !== null) {
+            if (data2.custom14 !== undefined) {
+              let data63 = data2.custom14;
+              if (typeof data63 !== 'string' && data63 !== null) {
                 const err73 = {
-                  instancePath: instancePath + '/data/attributes/custom140',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom140/type',
+                  instancePath: instancePath + '/data/attributes/custom14',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom14/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom140.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom14.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1710,14 +1709,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom141 !== undefined) {
-              let data65 = data2.custom141;
-              if (typeof data65 !== 'string' && data65 !== null) {
+            if (data2.custom140 !== undefined) {
+              let data64 = data2.custom140;
+              if (typeof data64 !== 'string' && data64 !== null) {
                 const err74 = {
-                  instancePath: instancePath + '/data/attributes/custom141',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom141/type',
+                  instancePath: instancePath + '/data/attributes/custom140',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom140/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom141.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom140.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1728,14 +1727,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom142 !== undefined) {
-              let data66 = data2.custom142;
-              if (typeof data66 !== 'string' && data66 !== null) {
+            if (data2.custom141 !== undefined) {
+              let data65 = data2.custom141;
+              if (typeof data65 !== 'string' && data65 !== null) {
                 const err75 = {
-                  instancePath: instancePath + '/data/attributes/custom142',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom142/type',
+                  instancePath: instancePath + '/data/attributes/custom141',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom141/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom142.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom141.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1746,14 +1745,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom143 !== undefined) {
-              let data67 = data2.custom143;
-              if (typeof data67 !== 'string' && data67 !== null) {
+            if (data2.custom142 !== undefined) {
+              let data66 = data2.custom142;
+              if (typeof data66 !== 'string' && data66 !== null) {
                 const err76 = {
-                  instancePath: instancePath + '/data/attributes/custom143',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom143/type',
+                  instancePath: instancePath + '/data/attributes/custom142',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom142/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom143.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom142.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1764,14 +1763,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom144 !== undefined) {
-              let data68 = data2.custom144;
-              if (typeof data68 !== 'string' && data68 !== null) {
+            if (data2.custom143 !== undefined) {
+              let data67 = data2.custom143;
+              if (typeof data67 !== 'string' && data67 !== null) {
                 const err77 = {
-                  instancePath: instancePath + '/data/attributes/custom144',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom144/type',
+                  instancePath: instancePath + '/data/attributes/custom143',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom143/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom144.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom143.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1782,14 +1781,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom145 !== undefined) {
-              let data69 = data2.custom145;
-              if (typeof data69 !== 'string' && data69 !== null) {
+            if (data2.custom144 !== undefined) {
+              let data68 = data2.custom144;
+              if (typeof data68 !== 'string' && data68 !== null) {
                 const err78 = {
-                  instancePath: instancePath + '/data/attributes/custom145',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom145/type',
+                  instancePath: instancePath + '/data/attributes/custom144',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom144/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom145.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom144.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1800,14 +1799,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom146 !== undefined) {
-              let data70 = data2.custom146;
-              if (typeof data70 !== 'string' && data70 !== null) {
+            if (data2.custom145 !== undefined) {
+              let data69 = data2.custom145;
+              if (typeof data69 !== 'string' && data69 !== null) {
                 const err79 = {
-                  instancePath: instancePath + '/data/attributes/custom146',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom146/type',
+                  instancePath: instancePath + '/data/attributes/custom145',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom145/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom146.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom145.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1818,14 +1817,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom147 !== undefined) {
-              let data71 = data2.custom147;
-              if (typeof data71 !== 'string' && data71 !== null) {
+            if (data2.custom146 !== undefined) {
+              let data70 = data2.custom146;
+              if (typeof data70 !== 'string' && data70 !== null) {
                 const err80 = {
-                  instancePath: instancePath + '/data/attributes/custom147',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom147/type',
+                  instancePath: instancePath + '/data/attributes/custom146',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom146/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom147.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom146.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1836,14 +1835,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom148 !== undefined) {
-              let data72 = data2.custom148;
-              if (typeof data72 !== 'string' && data72 !== null) {
+            if (data2.custom147 !== undefined) {
+              let data71 = data2.custom147;
+              if (typeof data71 !== 'string' && data71 !== null) {
                 const err81 = {
-                  instancePath: instancePath + '/data/attributes/custom148',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom148/type',
+                  instancePath: instancePath + '/data/attributes/custom147',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom147/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom148.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom147.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1854,14 +1853,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom149 !== undefined) {
-              let data73 = data2.custom149;
-              if (typeof data73 !== 'string' && data73 !== null) {
+            if (data2.custom148 !== undefined) {
+              let data72 = data2.custom148;
+              if (typeof data72 !== 'string' && data72 !== null) {
                 const err82 = {
-                  instancePath: instancePath + '/data/attributes/custom149',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom149/type',
+                  instancePath: instancePath + '/data/attributes/custom148',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom148/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom149.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom148.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1872,14 +1871,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom15 !== undefined) {
-              let data74 = data2.custom15;
-              if (typeof data74 !== 'string' && data74 !== null) {
+            if (data2.custom149 !== undefined) {
+              let data73 = data2.custom149;
+              if (typeof data73 !== 'string' && data73 !== null) {
                 const err83 = {
-                  instancePath: instancePath + '/data/attributes/custom15',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom15/type',
+                  instancePath: instancePath + '/data/attributes/custom149',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom149/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom15.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom149.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1890,14 +1889,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom150 !== undefined) {
-              let data75 = data2.custom150;
-              if (typeof data75 !== 'string' && data75 !== null) {
+            if (data2.custom15 !== undefined) {
+              let data74 = data2.custom15;
+              if (typeof data74 !== 'string' && data74 !== null) {
                 const err84 = {
-                  instancePath: instancePath + '/data/attributes/custom150',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom150/type',
+                  instancePath: instancePath + '/data/attributes/custom15',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom15/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom150.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom15.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1908,14 +1907,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom16 !== undefined) {
-              let data76 = data2.custom16;
-              if (typeof data76 !== 'string' && data76 !== null) {
+            if (data2.custom150 !== undefined) {
+              let data75 = data2.custom150;
+              if (typeof data75 !== 'string' && data75 !== null) {
                 const err85 = {
-                  instancePath: instancePath + '/data/attributes/custom16',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom16/type',
+                  instancePath: instancePath + '/data/attributes/custom150',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom150/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom16.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom150.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1926,14 +1925,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom17 !== undefined) {
-              let data77 = data2.custom17;
-              if (typeof data77 !== 'string' && data77 !== null) {
+            if (data2.custom16 !== undefined) {
+              let data76 = data2.custom16;
+              if (typeof data76 !== 'string' && data76 !== null) {
                 const err86 = {
-                  instancePath: instancePath + '/data/attributes/custom17',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom17/type',
+                  instancePath: instancePath + '/data/attributes/custom16',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom16/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom17.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom16.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1944,14 +1943,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom18 !== undefined) {
-              let data78 = data2.custom18;
-              if (typeof data78 !== 'string' && data78 !== null) {
+            if (data2.custom17 !== undefined) {
+              let data77 = data2.custom17;
+              if (typeof data77 !== 'string' && data77 !== null) {
                 const err87 = {
-                  instancePath: instancePath + '/data/attributes/custom18',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom18/type',
+                  instancePath: instancePath + '/data/attributes/custom17',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom17/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom18.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom17.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1962,14 +1961,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom19 !== undefined) {
-              let data79 = data2.custom19;
-              if (typeof data79 !== 'string' && data79 !== null) {
+            if (data2.custom18 !== undefined) {
+              let data78 = data2.custom18;
+              if (typeof data78 !== 'string' && data78 !== null) {
                 const err88 = {
-                  instancePath: instancePath + '/data/attributes/custom19',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom19/type',
+                  instancePath: instancePath + '/data/attributes/custom18',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom18/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom19.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom18.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1980,14 +1979,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom2 !== undefined) {
-              let data80 = data2.custom2;
-              if (typeof data80 !== 'string' && data80 !== null) {
+            if (data2.custom19 !== undefined) {
+              let data79 = data2.custom19;
+              if (typeof data79 !== 'string' && data79 !== null) {
                 const err89 = {
-                  instancePath: instancePath + '/data/attributes/custom2',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom2/type',
+                  instancePath: instancePath + '/data/attributes/custom19',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom19/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom2.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom19.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1998,14 +1997,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom20 !== undefined) {
-              let data81 = data2.custom20;
-              if (typeof data81 !== 'string' && data81 !== null) {
+            if (data2.custom2 !== undefined) {
+              let data80 = data2.custom2;
+              if (typeof data80 !== 'string' && data80 !== null) {
                 const err90 = {
-                  instancePath: instancePath + '/data/attributes/custom20',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom20/type',
+                  instancePath: instancePath + '/data/attributes/custom2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom2/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom20.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom2.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2016,14 +2015,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom21 !== undefined) {
-              let data82 = data2.custom21;
-              if (typeof data82 !== 'string' && data82 !== null) {
+            if (data2.custom20 !== undefined) {
+              let data81 = data2.custom20;
+              if (typeof data81 !== 'string' && data81 !== null) {
                 const err91 = {
-                  instancePath: instancePath + '/data/attributes/custom21',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom21/type',
+                  instancePath: instancePath + '/data/attributes/custom20',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom20/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom21.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom20.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2034,14 +2033,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom22 !== undefined) {
-              let data83 = data2.custom22;
-              if (typeof data83 !== 'string' && data83 !== null) {
+            if (data2.custom21 !== undefined) {
+              let data82 = data2.custom21;
+              if (typeof data82 !== 'string' && data82 !== null) {
                 const err92 = {
-                  instancePath: instancePath + '/data/attributes/custom22',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom22/type',
+                  instancePath: instancePath + '/data/attributes/custom21',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom21/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom22.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom21.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2052,14 +2051,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom23 !== undefined) {
-              let data84 = data2.custom23;
-              if (typeof data84 !== 'string' && data84 !== null) {
+            if (data2.custom22 !== undefined) {
+              let data83 = data2.custom22;
+              if (typeof data83 !== 'string' && data83 !== null) {
                 const err93 = {
-                  instancePath: instancePath + '/data/attributes/custom23',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom23/type',
+                  instancePath: instancePath + '/data/attributes/custom22',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom22/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom23.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom22.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2070,14 +2069,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom24 !== undefined) {
-              let data85 = data2.custom24;
-              if (typeof data85 !== 'string' && data85 !== null) {
+            if (data2.custom23 !== undefined) {
+              let data84 = data2.custom23;
+              if (typeof data84 !== 'string' && data84 !== null) {
                 const err94 = {
-                  instancePath: instancePath + '/data/attributes/custom24',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom24/type',
+                  instancePath: instancePath + '/data/attributes/custom23',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom23/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom24.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom23.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2088,14 +2087,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom25 !== undefined) {
-              let data86 = data2.custom25;
-              if (typeof data86 !== 'string' && data86 !== null) {
+            if (data2.custom24 !== undefined) {
+              let data85 = data2.custom24;
+              if (typeof data85 !== 'string' && data85 !== null) {
                 const err95 = {
-                  instancePath: instancePath + '/data/attributes/custom25',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom25/type',
+                  instancePath: instancePath + '/data/attributes/custom24',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom24/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom25.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom24.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2106,14 +2105,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom26 !== undefined) {
-              let data87 = data2.custom26;
-              if (typeof data87 !== 'string' && data87 !== null) {
+            if (data2.custom25 !== undefined) {
+              let data86 = data2.custom25;
+              if (typeof data86 !== 'string' && data86 !== null) {
                 const err96 = {
-                  instancePath: instancePath + '/data/attributes/custom26',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom26/type',
+                  instancePath: instancePath + '/data/attributes/custom25',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom25/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom26.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom25.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2124,14 +2123,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom27 !== undefined) {
-              let data88 = data2.custom27;
-              if (typeof data88 !== 'string' && data88 !== null) {
+            if (data2.custom26 !== undefined) {
+              let data87 = data2.custom26;
+              if (typeof data87 !== 'string' && data87 !== null) {
                 const err97 = {
-                  instancePath: instancePath + '/data/attributes/custom27',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom27/type',
+                  instancePath: instancePath + '/data/attributes/custom26',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom26/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom27.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom26.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2142,14 +2141,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom28 !== undefined) {
-              let data89 = data2.custom28;
-              if (typeof data89 !== 'string' && data89 !== null) {
+            if (data2.custom27 !== undefined) {
+              let data88 = data2.custom27;
+              if (typeof data88 !== 'string' && data88 !== null) {
                 const err98 = {
-                  instancePath: instancePath + '/data/attributes/custom28',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom28/type',
+                  instancePath: instancePath + '/data/attributes/custom27',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom27/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom28.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom27.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2160,14 +2159,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom29 !== undefined) {
-              let data90 = data2.custom29;
-              if (typeof data90 !== 'string' && data90 !== null) {
+            if (data2.custom28 !== undefined) {
+              let data89 = data2.custom28;
+              if (typeof data89 !== 'string' && data89 !== null) {
                 const err99 = {
-                  instancePath: instancePath + '/data/attributes/custom29',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom29/type',
+                  instancePath: instancePath + '/data/attributes/custom28',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom28/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom29.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom28.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2178,14 +2177,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom3 !== undefined) {
-              let data91 = data2.custom3;
-              if (typeof data91 !== 'string' && data91 !== null) {
+            if (data2.custom29 !== undefined) {
+              let data90 = data2.custom29;
+              if (typeof data90 !== 'string' && data90 !== null) {
                 const err100 = {
-                  instancePath: instancePath + '/data/attributes/custom3',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom3/type',
+                  instancePath: instancePath + '/data/attributes/custom29',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom29/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom3.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom29.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2196,14 +2195,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom30 !== undefined) {
-              let data92 = data2.custom30;
-              if (typeof data92 !== 'string' && data92 !== null) {
+            if (data2.custom3 !== undefined) {
+              let data91 = data2.custom3;
+              if (typeof data91 !== 'string' && data91 !== null) {
                 const err101 = {
-                  instancePath: instancePath + '/data/attributes/custom30',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom30/type',
+                  instancePath: instancePath + '/data/attributes/custom3',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom3/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom30.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom3.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2214,14 +2213,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom31 !== undefined) {
-              let data93 = data2.custom31;
-              if (typeof data93 !== 'string' && data93 !== null) {
+            if (data2.custom30 !== undefined) {
+              let data92 = data2.custom30;
+              if (typeof data92 !== 'string' && data92 !== null) {
                 const err102 = {
-                  instancePath: instancePath + '/data/attributes/custom31',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom31/type',
+                  instancePath: instancePath + '/data/attributes/custom30',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom30/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom31.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom30.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2232,14 +2231,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom32 !== undefined) {
-              let data94 = data2.custom32;
-              if (typeof data94 !== 'string' && data94 !== null) {
+            if (data2.custom31 !== undefined) {
+              let data93 = data2.custom31;
+              if (typeof data93 !== 'string' && data93 !== null) {
                 const err103 = {
-                  instancePath: instancePath + '/data/attributes/custom32',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom32/type',
+                  instancePath: instancePath + '/data/attributes/custom31',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom31/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom32.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom31.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2250,14 +2249,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom33 !== undefined) {
-              let data95 = data2.custom33;
-              if (typeof data95 !== 'string' && data95 !== null) {
+            if (data2.custom32 !== undefined) {
+              let data94 = data2.custom32;
+              if (typeof data94 !== 'string' && data94 !== null) {
                 const err104 = {
-                  instancePath: instancePath + '/data/attributes/custom33',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom33/type',
+                  instancePath: instancePath + '/data/attributes/custom32',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom32/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom33.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom32.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2268,14 +2267,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom34 !== undefined) {
-              let data96 = data2.custom34;
-              if (typeof data96 !== 'string' && data96 !== null) {
+            if (data2.custom33 !== undefined) {
+              let data95 = data2.custom33;
+              if (typeof data95 !== 'string' && data95 !== null) {
                 const err105 = {
-                  instancePath: instancePath + '/data/attributes/custom34',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom34/type',
+                  instancePath: instancePath + '/data/attributes/custom33',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom33/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom34.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom33.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2286,14 +2285,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom35 !== undefined) {
-              let data97 = data2.custom35;
-              if (typeof data97 !== 'string' && data97 !== null) {
+            if (data2.custom34 !== undefined) {
+              let data96 = data2.custom34;
+              if (typeof data96 !== 'string' && data96 !== null) {
                 const err106 = {
-                  instancePath: instancePath + '/data/attributes/custom35',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom35/type',
+                  instancePath: instancePath + '/data/attributes/custom34',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom34/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom35.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom34.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2304,14 +2303,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom36 !== undefined) {
-              let data98 = data2.custom36;
-              if (typeof data98 !== 'string' && data98 !== null) {
+            if (data2.custom35 !== undefined) {
+              let data97 = data2.custom35;
+              if (typeof data97 !== 'string' && data97 !== null) {
                 const err107 = {
-                  instancePath: instancePath + '/data/attributes/custom36',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom36/type',
+                  instancePath: instancePath + '/data/attributes/custom35',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom35/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom36.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom35.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2322,14 +2321,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom37 !== undefined) {
-              let data99 = data2.custom37;
-              if (typeof data99 !== 'string' && data99 !== null) {
+            if (data2.custom36 !== undefined) {
+              let data98 = data2.custom36;
+              if (typeof data98 !== 'string' && data98 !== null) {
                 const err108 = {
-                  instancePath: instancePath + '/data/attributes/custom37',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom37/type',
+                  instancePath: instancePath + '/data/attributes/custom36',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom36/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom37.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom36.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2340,14 +2339,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom38 !== undefined) {
-              let data100 = data2.custom38;
-              if (typeof data100 !== 'string' && data100 !== null) {
+            if (data2.custom37 !== undefined) {
+              let data99 = data2.custom37;
+              if (typeof data99 !== 'string' && data99 !== null) {
                 const err109 = {
-                  instancePath: instancePath + '/data/attributes/custom38',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom38/type',
+                  instancePath: instancePath + '/data/attributes/custom37',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom37/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom38.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom37.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2358,14 +2357,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom39 !== undefined) {
-              let data101 = data2.custom39;
-              if (typeof data101 !== 'string' && data101 !== null) {
+            if (data2.custom38 !== undefined) {
+              let data100 = data2.custom38;
+              if (typeof data100 !== 'string' && data100 !== null) {
                 const err110 = {
-                  instancePath: instancePath + '/data/attributes/custom39',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom39/type',
+                  instancePath: instancePath + '/data/attributes/custom38',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom38/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom39.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom38.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2376,14 +2375,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom4 !== undefined) {
-              let data102 = data2.custom4;
-              if (typeof data102 !== 'string' && data102 !== null) {
+            if (data2.custom39 !== undefined) {
+              let data101 = data2.custom39;
+              if (typeof data101 !== 'string' && data101 !== null) {
                 const err111 = {
-                  instancePath: instancePath + '/data/attributes/custom4',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom4/type',
+                  instancePath: instancePath + '/data/attributes/custom39',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom39/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom4.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom39.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2394,14 +2393,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom40 !== undefined) {
-              let data103 = data2.custom40;
-              if (typeof data103 !== 'string' && data103 !== null) {
+            if (data2.custom4 !== undefined) {
+              let data102 = data2.custom4;
+              if (typeof data102 !== 'string' && data102 !== null) {
                 const err112 = {
-                  instancePath: instancePath + '/data/attributes/custom40',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom40/type',
+                  instancePath: instancePath + '/data/attributes/custom4',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom4/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom40.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom4.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2412,14 +2411,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom41 !== undefined) {
-              let data104 = data2.custom41;
-              if (typeof data104 !== 'string' && data104 !== null) {
+            if (data2.custom40 !== undefined) {
+              let data103 = data2.custom40;
+              if (typeof data103 !== 'string' && data103 !== null) {
                 const err113 = {
-                  instancePath: instancePath + '/data/attributes/custom41',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom41/type',
+                  instancePath: instancePath + '/data/attributes/custom40',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom40/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom41.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom40.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2430,14 +2429,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom42 !== undefined) {
-              let data105 = data2.custom42;
-              if (typeof data105 !== 'string' && data105 !== null) {
+            if (data2.custom41 !== undefined) {
+              let data104 = data2.custom41;
+              if (typeof data104 !== 'string' && data104 !== null) {
                 const err114 = {
-                  instancePath: instancePath + '/data/attributes/custom42',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom42/type',
+                  instancePath: instancePath + '/data/attributes/custom41',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom41/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom42.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom41.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2448,14 +2447,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom43 !== undefined) {
-              let data106 = data2.custom43;
-              if (typeof data106 !== 'string' && data106 !== null) {
+            if (data2.custom42 !== undefined) {
+              let data105 = data2.custom42;
+              if (typeof data105 !== 'string' && data105 !== null) {
                 const err115 = {
-                  instancePath: instancePath + '/data/attributes/custom43',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom43/type',
+                  instancePath: instancePath + '/data/attributes/custom42',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom42/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom43.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom42.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2466,14 +2465,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom44 !== undefined) {
-              let data107 = data2.custom44;
-              if (typeof data107 !== 'string' && data107 !== null) {
+            if (data2.custom43 !== undefined) {
+              let data106 = data2.custom43;
+              if (typeof data106 !== 'string' && data106 !== null) {
                 const err116 = {
-                  instancePath: instancePath + '/data/attributes/custom44',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom44/type',
+                  instancePath: instancePath + '/data/attributes/custom43',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom43/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom44.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom43.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2484,14 +2483,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom45 !== undefined) {
-              let data108 = data2.custom45;
-              if (typeof data108 !== 'string' && data108 !== null) {
+            if (data2.custom44 !== undefined) {
+              let data107 = data2.custom44;
+              if (typeof data107 !== 'string' && data107 !== null) {
                 const err117 = {
-                  instancePath: instancePath + '/data/attributes/custom45',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom45/type',
+                  instancePath: instancePath + '/data/attributes/custom44',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom44/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom45.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom44.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2502,14 +2501,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom46 !== undefined) {
-              let data109 = data2.custom46;
-              if (typeof data109 !== 'string' && data109 !== null) {
+            if (data2.custom45 !== undefined) {
+              let data108 = data2.custom45;
+              if (typeof data108 !== 'string' && data108 !== null) {
                 const err118 = {
-                  instancePath: instancePath + '/data/attributes/custom46',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom46/type',
+                  instancePath: instancePath + '/data/attributes/custom45',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom45/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom46.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom45.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2520,14 +2519,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom47 !== undefined) {
-              let data110 = data2.custom47;
-              if (typeof data110 !== 'string' && data110 !== null) {
+            if (data2.custom46 !== undefined) {
+              let data109 = data2.custom46;
+              if (typeof data109 !== 'string' && data109 !== null) {
                 const err119 = {
-                  instancePath: instancePath + '/data/attributes/custom47',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom47/type',
+                  instancePath: instancePath + '/data/attributes/custom46',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom46/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom47.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom46.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2538,14 +2537,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom48 !== undefined) {
-              let data111 = data2.custom48;
-              if (typeof data111 !== 'string' && data111 !== null) {
+            if (data2.custom47 !== undefined) {
+              let data110 = data2.custom47;
+              if (typeof data110 !== 'string' && data110 !== null) {
                 const err120 = {
-                  instancePath: instancePath + '/data/attributes/custom48',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom48/type',
+                  instancePath: instancePath + '/data/attributes/custom47',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom47/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom48.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom47.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2556,14 +2555,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom49 !== undefined) {
-              let data112 = data2.custom49;
-              if (typeof data112 !== 'string' && data112 !== null) {
+            if (data2.custom48 !== undefined) {
+              let data111 = data2.custom48;
+              if (typeof data111 !== 'string' && data111 !== null) {
                 const err121 = {
-                  instancePath: instancePath + '/data/attributes/custom49',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom49/type',
+                  instancePath: instancePath + '/data/attributes/custom48',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom48/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom49.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom48.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2574,14 +2573,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom5 !== undefined) {
-              let data113 = data2.custom5;
-              if (typeof data113 !== 'string' && data113 !== null) {
+            if (data2.custom49 !== undefined) {
+              let data112 = data2.custom49;
+              if (typeof data112 !== 'string' && data112 !== null) {
                 const err122 = {
-                  instancePath: instancePath + '/data/attributes/custom5',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom5/type',
+                  instancePath: instancePath + '/data/attributes/custom49',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom49/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom5.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom49.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2592,14 +2591,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom50 !== undefined) {
-              let data114 = data2.custom50;
-              if (typeof data114 !== 'string' && data114 !== null) {
+            if (data2.custom5 !== undefined) {
+              let data113 = data2.custom5;
+              if (typeof data113 !== 'string' && data113 !== null) {
                 const err123 = {
-                  instancePath: instancePath + '/data/attributes/custom50',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom50/type',
+                  instancePath: instancePath + '/data/attributes/custom5',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom5/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom50.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom5.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2610,14 +2609,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom51 !== undefined) {
-              let data115 = data2.custom51;
-              if (typeof data115 !== 'string' && data115 !== null) {
+            if (data2.custom50 !== undefined) {
+              let data114 = data2.custom50;
+              if (typeof data114 !== 'string' && data114 !== null) {
                 const err124 = {
-                  instancePath: instancePath + '/data/attributes/custom51',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom51/type',
+                  instancePath: instancePath + '/data/attributes/custom50',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom50/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom51.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom50.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2628,14 +2627,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom52 !== undefined) {
-              let data116 = data2.custom52;
-              if (typeof data116 !== 'string' && data116 !== null) {
+            if (data2.custom51 !== undefined) {
+              let data115 = data2.custom51;
+              if (typeof data115 !== 'string' && data115 !== null) {
                 const err125 = {
-                  instancePath: instancePath + '/data/attributes/custom52',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom52/type',
+                  instancePath: instancePath + '/data/attributes/custom51',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom51/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom52.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom51.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2646,14 +2645,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom53 !== undefined) {
-              let data117 = data2.custom53;
-              if (typeof data117 !== 'string' && data117 !== null) {
+            if (data2.custom52 !== undefined) {
+              let data116 = data2.custom52;
+              if (typeof data116 !== 'string' && data116 !== null) {
                 const err126 = {
-                  instancePath: instancePath + '/data/attributes/custom53',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom53/type',
+                  instancePath: instancePath + '/data/attributes/custom52',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom52/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom53.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom52.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2664,14 +2663,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom54 !== undefined) {
-              let data118 = data2.custom54;
-              if (typeof data118 !== 'string' && data118 !== null) {
+            if (data2.custom53 !== undefined) {
+              let data117 = data2.custom53;
+              if (typeof data117 !== 'string' && data117 !== null) {
                 const err127 = {
-                  instancePath: instancePath + '/data/attributes/custom54',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom54/type',
+                  instancePath: instancePath + '/data/attributes/custom53',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom53/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom54.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom53.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2682,14 +2681,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom55 !== undefined) {
-              let data119 = data2.custom55;
-              if (typeof data119 !== 'string' && data119 !== null) {
+            if (data2.custom54 !== undefined) {
+              let data118 = data2.custom54;
+              if (typeof data118 !== 'string' && data118 !== null) {
                 const err128 = {
-                  instancePath: instancePath + '/data/attributes/custom55',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom55/type',
+                  instancePath: instancePath + '/data/attributes/custom54',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom54/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom55.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom54.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2700,14 +2699,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom56 !== undefined) {
-              let data120 = data2.custom56;
-              if (typeof data120 !== 'string' && data120 !== null) {
+            if (data2.custom55 !== undefined) {
+              let data119 = data2.custom55;
+              if (typeof data119 !== 'string' && data119 !== null) {
                 const err129 = {
-                  instancePath: instancePath + '/data/attributes/custom56',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom56/type',
+                  instancePath: instancePath + '/data/attributes/custom55',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom55/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom56.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom55.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2718,14 +2717,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom57 !== undefined) {
-              let data121 = data2.custom57;
-              if (typeof data121 !== 'string' && data121 !== null) {
+            if (data2.custom56 !== undefined) {
+              let data120 = data2.custom56;
+              if (typeof data120 !== 'string' && data120 !== null) {
                 const err130 = {
-                  instancePath: instancePath + '/data/attributes/custom57',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom57/type',
+                  instancePath: instancePath + '/data/attributes/custom56',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom56/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom57.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom56.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2736,14 +2735,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom58 !== undefined) {
-              let data122 = data2.custom58;
-              if (typeof data122 !== 'string' && data122 !== null) {
+            if (data2.custom57 !== undefined) {
+              let data121 = data2.custom57;
+              if (typeof data121 !== 'string' && data121 !== null) {
                 const err131 = {
-                  instancePath: instancePath + '/data/attributes/custom58',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom58/type',
+                  instancePath: instancePath + '/data/attributes/custom57',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom57/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom58.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom57.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2754,14 +2753,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom59 !== undefined) {
-              let data123 = data2.custom59;
-              if (typeof data123 !== 'string' && data123 !== null) {
+            if (data2.custom58 !== undefined) {
+              let data122 = data2.custom58;
+              if (typeof data122 !== 'string' && data122 !== null) {
                 const err132 = {
-                  instancePath: instancePath + '/data/attributes/custom59',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom59/type',
+                  instancePath: instancePath + '/data/attributes/custom58',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom58/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom59.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom58.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2772,14 +2771,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom6 !== undefined) {
-              let data124 = data2.custom6;
-              if (typeof data124 !== 'string' && data124 !== null) {
+            if (data2.custom59 !== undefined) {
+              let data123 = data2.custom59;
+              if (typeof data123 !== 'string' && data123 !== null) {
                 const err133 = {
-                  instancePath: instancePath + '/data/attributes/custom6',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom6/type',
+                  instancePath: instancePath + '/data/attributes/custom59',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom59/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom6.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom59.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2790,14 +2789,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom60 !== undefined) {
-              let data125 = data2.custom60;
-              if (typeof data125 !== 'string' && data125 !== null) {
+            if (data2.custom6 !== undefined) {
+              let data124 = data2.custom6;
+              if (typeof data124 !== 'string' && data124 !== null) {
                 const err134 = {
-                  instancePath: instancePath + '/data/attributes/custom60',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom60/type',
+                  instancePath: instancePath + '/data/attributes/custom6',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom6/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom60.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom6.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2808,14 +2807,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom61 !== undefined) {
-              let data126 = data2.custom61;
-              if (typeof data126 !== 'string' && data126 !== null) {
+            if (data2.custom60 !== undefined) {
+              let data125 = data2.custom60;
+              if (typeof data125 !== 'string' && data125 !== null) {
                 const err135 = {
-                  instancePath: instancePath + '/data/attributes/custom61',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom61/type',
+                  instancePath: instancePath + '/data/attributes/custom60',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom60/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom61.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom60.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2826,14 +2825,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom62 !== undefined) {
-              let data127 = data2.custom62;
-              if (typeof data127 !== 'string' && data127 !== null) {
+            if (data2.custom61 !== undefined) {
+              let data126 = data2.custom61;
+              if (typeof data126 !== 'string' && data126 !== null) {
                 const err136 = {
-                  instancePath: instancePath + '/data/attributes/custom62',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom62/type',
+                  instancePath: instancePath + '/data/attributes/custom61',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom61/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom62.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom61.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2844,14 +2843,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom63 !== undefined) {
-              let data128 = data2.custom63;
-              if (typeof data128 !== 'string' && data128 !== null) {
+            if (data2.custom62 !== undefined) {
+              let data127 = data2.custom62;
+              if (typeof data127 !== 'string' && data127 !== null) {
                 const err137 = {
-                  instancePath: instancePath + '/data/attributes/custom63',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom63/type',
+                  instancePath: instancePath + '/data/attributes/custom62',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom62/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom63.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom62.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2862,14 +2861,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom64 !== undefined) {
-              let data129 = data2.custom64;
-              if (typeof data129 !== 'string' && data129 !== null) {
+            if (data2.custom63 !== undefined) {
+              let data128 = data2.custom63;
+              if (typeof data128 !== 'string' && data128 !== null) {
                 const err138 = {
-                  instancePath: instancePath + '/data/attributes/custom64',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom64/type',
+                  instancePath: instancePath + '/data/attributes/custom63',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom63/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom64.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom63.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2880,14 +2879,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom65 !== undefined) {
-              let data130 = data2.custom65;
-              if (typeof data130 !== 'string' && data130 !== null) {
+            if (data2.custom64 !== undefined) {
+              let data129 = data2.custom64;
+              if (typeof data129 !== 'string' && data129 !== null) {
                 const err139 = {
-                  instancePath: instancePath + '/data/attributes/custom65',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom65/type',
+                  instancePath: instancePath + '/data/attributes/custom64',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom64/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom65.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom64.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2898,14 +2897,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom66 !== undefined) {
-              let data131 = data2.custom66;
-              if (typeof data131 !== 'string' && data131 !== null) {
+            if (data2.custom65 !== undefined) {
+              let data130 = data2.custom65;
+              if (typeof data130 !== 'string' && data130 !== null) {
                 const err140 = {
-                  instancePath: instancePath + '/data/attributes/custom66',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom66/type',
+                  instancePath: instancePath + '/data/attributes/custom65',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom65/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom66.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom65.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2916,14 +2915,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom67 !== undefined) {
-              let data132 = data2.custom67;
-              if (typeof data132 !== 'string' && data132 !== null) {
+            if (data2.custom66 !== undefined) {
+              let data131 = data2.custom66;
+              if (typeof data131 !== 'string' && data131 !== null) {
                 const err141 = {
-                  instancePath: instancePath + '/data/attributes/custom67',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom67/type',
+                  instancePath: instancePath + '/data/attributes/custom66',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom66/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom67.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom66.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2934,14 +2933,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom68 !== undefined) {
-              let data133 = data2.custom68;
-              if (typeof data133 !== 'string' && data133 !== null) {
+            if (data2.custom67 !== undefined) {
+              let data132 = data2.custom67;
+              if (typeof data132 !== 'string' && data132 !== null) {
                 const err142 = {
-                  instancePath: instancePath + '/data/attributes/custom68',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom68/type',
+                  instancePath: instancePath + '/data/attributes/custom67',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom67/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom68.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom67.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2952,14 +2951,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom69 !== undefined) {
-              let data134 = data2.custom69;
-              if (typeof data134 !== 'string' && data134 !== null) {
+            if (data2.custom68 !== undefined) {
+              let data133 = data2.custom68;
+              if (typeof data133 !== 'string' && data133 !== null) {
                 const err143 = {
-                  instancePath: instancePath + '/data/attributes/custom69',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom69/type',
+                  instancePath: instancePath + '/data/attributes/custom68',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom68/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom69.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom68.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2970,14 +2969,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom7 !== undefined) {
-              let data135 = data2.custom7;
-              if (typeof data135 !== 'string' && data135 !== null) {
+            if (data2.custom69 !== undefined) {
+              let data134 = data2.custom69;
+              if (typeof data134 !== 'string' && data134 !== null) {
                 const err144 = {
-                  instancePath: instancePath + '/data/attributes/custom7',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom7/type',
+                  instancePath: instancePath + '/data/attributes/custom69',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom69/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom7.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom69.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2988,14 +2987,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom70 !== undefined) {
-              let data136 = data2.custom70;
-              if (typeof data136 !== 'string' && data136 !== null) {
+            if (data2.custom7 !== undefined) {
+              let data135 = data2.custom7;
+              if (typeof data135 !== 'string' && data135 !== null) {
                 const err145 = {
-                  instancePath: instancePath + '/data/attributes/custom70',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom70/type',
+                  instancePath: instancePath + '/data/attributes/custom7',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom7/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom70.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom7.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3006,14 +3005,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom71 !== undefined) {
-              let data137 = data2.custom71;
-              if (typeof data137 !== 'string' && data137 !== null) {
+            if (data2.custom70 !== undefined) {
+              let data136 = data2.custom70;
+              if (typeof data136 !== 'string' && data136 !== null) {
                 const err146 = {
-                  instancePath: instancePath + '/data/attributes/custom71',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom71/type',
+                  instancePath: instancePath + '/data/attributes/custom70',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom70/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom71.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom70.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3024,14 +3023,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom72 !== undefined) {
-              let data138 = data2.custom72;
-              if (typeof data138 !== 'string' && data138 !== null) {
+            if (data2.custom71 !== undefined) {
+              let data137 = data2.custom71;
+              if (typeof data137 !== 'string' && data137 !== null) {
                 const err147 = {
-                  instancePath: instancePath + '/data/attributes/custom72',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom72/type',
+                  instancePath: instancePath + '/data/attributes/custom71',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom71/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom72.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom71.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3042,14 +3041,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom73 !== undefined) {
-              let data139 = data2.custom73;
-              if (typeof data139 !== 'string' && data139 !== null) {
+            if (data2.custom72 !== undefined) {
+              let data138 = data2.custom72;
+              if (typeof data138 !== 'string' && data138 !== null) {
                 const err148 = {
-                  instancePath: instancePath + '/data/attributes/custom73',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom73/type',
+                  instancePath: instancePath + '/data/attributes/custom72',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom72/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom73.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom72.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3060,14 +3059,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom74 !== undefined) {
-              let data140 = data2.custom74;
-              if (typeof data140 !== 'string' && data140 !== null) {
+            if (data2.custom73 !== undefined) {
+              let data139 = data2.custom73;
+              if (typeof data139 !== 'string' && data139 !== null) {
                 const err149 = {
-                  instancePath: instancePath + '/data/attributes/custom74',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom74/type',
+                  instancePath: instancePath + '/data/attributes/custom73',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom73/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom74.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom73.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3078,14 +3077,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom75 !== undefined) {
-              let data141 = data2.custom75;
-              if (typeof data141 !== 'string' && data141 !== null) {
+            if (data2.custom74 !== undefined) {
+              let data140 = data2.custom74;
+              if (typeof data140 !== 'string' && data140 !== null) {
                 const err150 = {
-                  instancePath: instancePath + '/data/attributes/custom75',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom75/type',
+                  instancePath: instancePath + '/data/attributes/custom74',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom74/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom75.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom74.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3096,14 +3095,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom76 !== undefined) {
-              let data142 = data2.custom76;
-              if (typeof data142 !== 'string' && data142 !== null) {
+            if (data2.custom75 !== undefined) {
+              let data141 = data2.custom75;
+              if (typeof data141 !== 'string' && data141 !== null) {
                 const err151 = {
-                  instancePath: instancePath + '/data/attributes/custom76',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom76/type',
+                  instancePath: instancePath + '/data/attributes/custom75',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom75/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom76.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom75.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3114,14 +3113,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom77 !== undefined) {
-              let data143 = data2.custom77;
-              if (typeof data143 !== 'string' && data143 !== null) {
+            if (data2.custom76 !== undefined) {
+              let data142 = data2.custom76;
+              if (typeof data142 !== 'string' && data142 !== null) {
                 const err152 = {
-                  instancePath: instancePath + '/data/attributes/custom77',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom77/type',
+                  instancePath: instancePath + '/data/attributes/custom76',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom76/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom77.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom76.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3132,14 +3131,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom78 !== undefined) {
-              let data144 = data2.custom78;
-              if (typeof data144 !== 'string' && data144 !== null) {
+            if (data2.custom77 !== undefined) {
+              let data143 = data2.custom77;
+              if (typeof data143 !== 'string' && data143 !== null) {
                 const err153 = {
-                  instancePath: instancePath + '/data/attributes/custom78',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom78/type',
+                  instancePath: instancePath + '/data/attributes/custom77',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom77/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom78.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom77.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3150,14 +3149,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom79 !== undefined) {
-              let data145 = data2.custom79;
-              if (typeof data145 !== 'string' && data145 !== null) {
+            if (data2.custom78 !== undefined) {
+              let data144 = data2.custom78;
+              if (typeof data144 !== 'string' && data144 !== null) {
                 const err154 = {
-                  instancePath: instancePath + '/data/attributes/custom79',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom79/type',
+                  instancePath: instancePath + '/data/attributes/custom78',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom78/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom79.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom78.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3168,14 +3167,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom8 !== undefined) {
-              let data146 = data2.custom8;
-              if (typeof data146 !== 'string' && data146 !== null) {
+            if (data2.custom79 !== undefined) {
+              let data145 = data2.custom79;
+              if (typeof data145 !== 'string' && data145 !== null) {
                 const err155 = {
-                  instancePath: instancePath + '/data/attributes/custom8',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom8/type',
+                  instancePath: instancePath + '/data/attributes/custom79',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom79/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom8.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom79.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3186,14 +3185,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom80 !== undefined) {
-              let data147 = data2.custom80;
-              if (typeof data147 !== 'string' && data147 !== null) {
+            if (data2.custom8 !== undefined) {
+              let data146 = data2.custom8;
+              if (typeof data146 !== 'string' && data146 !== null) {
                 const err156 = {
-                  instancePath: instancePath + '/data/attributes/custom80',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom80/type',
+                  instancePath: instancePath + '/data/attributes/custom8',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom8/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom80.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom8.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3204,14 +3203,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom81 !== undefined) {
-              let data148 = data2.custom81;
-              if (typeof data148 !== 'string' && data148 !== null) {
+            if (data2.custom80 !== undefined) {
+              let data147 = data2.custom80;
+              if (typeof data147 !== 'string' && data147 !== null) {
                 const err157 = {
-                  instancePath: instancePath + '/data/attributes/custom81',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom81/type',
+                  instancePath: instancePath + '/data/attributes/custom80',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom80/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom81.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom80.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3222,14 +3221,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom82 !== undefined) {
-              let data149 = data2.custom82;
-              if (typeof data149 !== 'string' && data149 !== null) {
+            if (data2.custom81 !== undefined) {
+              let data148 = data2.custom81;
+              if (typeof data148 !== 'string' && data148 !== null) {
                 const err158 = {
-                  instancePath: instancePath + '/data/attributes/custom82',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom82/type',
+                  instancePath: instancePath + '/data/attributes/custom81',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom81/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom82.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom81.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3240,14 +3239,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom83 !== undefined) {
-              let data150 = data2.custom83;
-              if (typeof data150 !== 'string' && data150 !== null) {
+            if (data2.custom82 !== undefined) {
+              let data149 = data2.custom82;
+              if (typeof data149 !== 'string' && data149 !== null) {
                 const err159 = {
-                  instancePath: instancePath + '/data/attributes/custom83',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom83/type',
+                  instancePath: instancePath + '/data/attributes/custom82',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom82/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom83.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom82.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3258,14 +3257,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom84 !== undefined) {
-              let data151 = data2.custom84;
-              if (typeof data151 !== 'string' && data151 !== null) {
+            if (data2.custom83 !== undefined) {
+              let data150 = data2.custom83;
+              if (typeof data150 !== 'string' && data150 !== null) {
                 const err160 = {
-                  instancePath: instancePath + '/data/attributes/custom84',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom84/type',
+                  instancePath: instancePath + '/data/attributes/custom83',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom83/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom84.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom83.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3276,14 +3275,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom85 !== undefined) {
-              let data152 = data2.custom85;
-              if (typeof data152 !== 'string' && data152 !== null) {
+            if (data2.custom84 !== undefined) {
+              let data151 = data2.custom84;
+              if (typeof data151 !== 'string' && data151 !== null) {
                 const err161 = {
-                  instancePath: instancePath + '/data/attributes/custom85',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom85/type',
+                  instancePath: instancePath + '/data/attributes/custom84',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom84/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom85.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom84.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3294,14 +3293,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom86 !== undefined) {
-              let data153 = data2.custom86;
-              if (typeof data153 !== 'string' && data153 !== null) {
+            if (data2.custom85 !== undefined) {
+              let data152 = data2.custom85;
+              if (typeof data152 !== 'string' && data152 !== null) {
                 const err162 = {
-                  instancePath: instancePath + '/data/attributes/custom86',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom86/type',
+                  instancePath: instancePath + '/data/attributes/custom85',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom85/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom86.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom85.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3312,14 +3311,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom87 !== undefined) {
-              let data154 = data2.custom87;
-              if (typeof data154 !== 'string' && data154 !== null) {
+            if (data2.custom86 !== undefined) {
+              let data153 = data2.custom86;
+              if (typeof data153 !== 'string' && data153 !== null) {
                 const err163 = {
-                  instancePath: instancePath + '/data/attributes/custom87',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom87/type',
+                  instancePath: instancePath + '/data/attributes/custom86',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom86/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom87.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom86.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3330,14 +3329,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom88 !== undefined) {
-              let data155 = data2.custom88;
-              if (typeof data155 !== 'string' && data155 !== null) {
+            if (data2.custom87 !== undefined) {
+              let data154 = data2.custom87;
+              if (typeof data154 !== 'string' && data154 !== null) {
                 const err164 = {
-                  instancePath: instancePath + '/data/attributes/custom88',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom88/type',
+                  instancePath: instancePath + '/data/attributes/custom87',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom87/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom88.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom87.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3348,14 +3347,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom89 !== undefined) {
-              let data156 = data2.custom89;
-              if (typeof data156 !== 'string' && data156 !== null) {
+            if (data2.custom88 !== undefined) {
+              let data155 = data2.custom88;
+              if (typeof data155 !== 'string' && data155 !== null) {
                 const err165 = {
-                  instancePath: instancePath + '/data/attributes/custom89',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom89/type',
+                  instancePath: instancePath + '/data/attributes/custom88',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom88/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom89.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom88.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3366,14 +3365,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom9 !== undefined) {
-              let data157 = data2.custom9;
-              if (typeof data157 !== 'string' && data157 !== null) {
+            if (data2.custom89 !== undefined) {
+              let data156 = data2.custom89;
+              if (typeof data156 !== 'string' && data156 !== null) {
                 const err166 = {
-                  instancePath: instancePath + '/data/attributes/custom9',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom9/type',
+                  instancePath: instancePath + '/data/attributes/custom89',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom89/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom9.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom89.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3384,14 +3383,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom90 !== undefined) {
-              let data158 = data2.custom90;
-              if (typeof data158 !== 'string' && data158 !== null) {
+            if (data2.custom9 !== undefined) {
+              let data157 = data2.custom9;
+              if (typeof data157 !== 'string' && data157 !== null) {
                 const err167 = {
-                  instancePath: instancePath + '/data/attributes/custom90',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom90/type',
+                  instancePath: instancePath + '/data/attributes/custom9',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom9/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom90.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom9.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3402,14 +3401,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom91 !== undefined) {
-              let data159 = data2.custom91;
-              if (typeof data159 !== 'string' && data159 !== null) {
+            if (data2.custom90 !== undefined) {
+              let data158 = data2.custom90;
+              if (typeof data158 !== 'string' && data158 !== null) {
                 const err168 = {
-                  instancePath: instancePath + '/data/attributes/custom91',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom91/type',
+                  instancePath: instancePath + '/data/attributes/custom90',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom90/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom91.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom90.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3420,14 +3419,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom92 !== undefined) {
-              let data160 = data2.custom92;
-              if (typeof data160 !== 'string' && data160 !== null) {
+            if (data2.custom91 !== undefined) {
+              let data159 = data2.custom91;
+              if (typeof data159 !== 'string' && data159 !== null) {
                 const err169 = {
-                  instancePath: instancePath + '/data/attributes/custom92',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom92/type',
+                  instancePath: instancePath + '/data/attributes/custom91',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom91/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom92.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom91.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3438,14 +3437,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom93 !== undefined) {
-              let data161 = data2.custom93;
-              if (typeof data161 !== 'string' && data161 !== null) {
+            if (data2.custom92 !== undefined) {
+              let data160 = data2.custom92;
+              if (typeof data160 !== 'string' && data160 !== null) {
                 const err170 = {
-                  instancePath: instancePath + '/data/attributes/custom93',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom93/type',
+                  instancePath: instancePath + '/data/attributes/custom92',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom92/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom93.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom92.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3456,14 +3455,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom94 !== undefined) {
-              let data162 = data2.custom94;
-              if (typeof data162 !== 'string' && data162 !== null) {
+            if (data2.custom93 !== undefined) {
+              let data161 = data2.custom93;
+              if (typeof data161 !== 'string' && data161 !== null) {
                 const err171 = {
-                  instancePath: instancePath + '/data/attributes/custom94',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom94/type',
+                  instancePath: instancePath + '/data/attributes/custom93',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom93/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom94.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom93.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3474,14 +3473,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom95 !== undefined) {
-              let data163 = data2.custom95;
-              if (typeof data163 !== 'string' && data163 !== null) {
+            if (data2.custom94 !== undefined) {
+              let data162 = data2.custom94;
+              if (typeof data162 !== 'string' && data162 !== null) {
                 const err172 = {
-                  instancePath: instancePath + '/data/attributes/custom95',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom95/type',
+                  instancePath: instancePath + '/data/attributes/custom94',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom94/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom95.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom94.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3492,14 +3491,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom96 !== undefined) {
-              let data164 = data2.custom96;
-              if (typeof data164 !== 'string' && data164 !== null) {
+            if (data2.custom95 !== undefined) {
+              let data163 = data2.custom95;
+              if (typeof data163 !== 'string' && data163 !== null) {
                 const err173 = {
-                  instancePath: instancePath + '/data/attributes/custom96',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom96/type',
+                  instancePath: instancePath + '/data/attributes/custom95',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom95/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom96.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom95.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3510,14 +3509,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom97 !== undefined) {
-              let data165 = data2.custom97;
-              if (typeof data165 !== 'string' && data165 !== null) {
+            if (data2.custom96 !== undefined) {
+              let data164 = data2.custom96;
+              if (typeof data164 !== 'string' && data164 !== null) {
                 const err174 = {
-                  instancePath: instancePath + '/data/attributes/custom97',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom97/type',
+                  instancePath: instancePath + '/data/attributes/custom96',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom96/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom97.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom96.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3528,14 +3527,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom98 !== undefined) {
-              let data166 = data2.custom98;
-              if (typeof data166 !== 'string' && data166 !== null) {
+            if (data2.custom97 !== undefined) {
+              let data165 = data2.custom97;
+              if (typeof data165 !== 'string' && data165 !== null) {
                 const err175 = {
-                  instancePath: instancePath + '/data/attributes/custom98',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom98/type',
+                  instancePath: instancePath + '/data/attributes/custom97',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom97/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom98.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom97.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3546,14 +3545,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.custom99 !== undefined) {
-              let data167 = data2.custom99;
-              if (typeof data167 !== 'string' && data167 !== null) {
+            if (data2.custom98 !== undefined) {
+              let data166 = data2.custom98;
+              if (typeof data166 !== 'string' && data166 !== null) {
                 const err176 = {
-                  instancePath: instancePath + '/data/attributes/custom99',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom99/type',
+                  instancePath: instancePath + '/data/attributes/custom98',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom98/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.custom99.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom98.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3564,14 +3563,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.dateOfBirth !== undefined) {
-              let data168 = data2.dateOfBirth;
-              if (typeof data168 !== 'string' && data168 !== null) {
+            if (data2.custom99 !== undefined) {
+              let data167 = data2.custom99;
+              if (typeof data167 !== 'string' && data167 !== null) {
                 const err177 = {
-                  instancePath: instancePath + '/data/attributes/dateOfBirth',
-                  schemaPath: '#/properties/data/properties/attributes/properties/dateOfBirth/type',
+                  instancePath: instancePath + '/data/attributes/custom99',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom99/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.dateOfBirth.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.custom99.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3581,9 +3580,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data2.dateOfBirth !== undefined) {
+              let data168 = data2.dateOfBirth;
+              if (typeof data168 !== 'string' && data168 !== null) {
+                const err178 = {
+                  instancePath: instancePath + '/data/attributes/dateOfBirth',
+                  schemaPath: '#/properties/data/properties/attributes/properties/dateOfBirth/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.dateOfBirth.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err178];
+                } else {
+                  vErrors.push(err178);
+                }
+                errors++;
+              }
               if (typeof data168 === 'string') {
                 if (!formats4.validate(data168)) {
-                  const err178 = {
+                  const err179 = {
                     instancePath: instancePath + '/data/attributes/dateOfBirth',
                     schemaPath: '#/properties/data/properties/attributes/properties/dateOfBirth/format',
                     keyword: 'format',
@@ -3591,9 +3608,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must match format "' + 'date' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err178];
+                    vErrors = [err179];
                   } else {
-                    vErrors.push(err178);
+                    vErrors.push(err179);
                   }
                   errors++;
                 }
@@ -3602,30 +3619,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.degree !== undefined) {
               let data169 = data2.degree;
               if (typeof data169 !== 'string' && data169 !== null) {
-                const err179 = {
+                const err180 = {
                   instancePath: instancePath + '/data/attributes/degree',
                   schemaPath: '#/properties/data/properties/attributes/properties/degree/type',
                   keyword: 'type',
                   params: { type: schema11.properties.data.properties.attributes.properties.degree.type },
                   message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err179];
-                } else {
-                  vErrors.push(err179);
-                }
-                errors++;
-              }
-            }
-            if (data2.emailOptedOut !== undefined) {
-              let data170 = data2.emailOptedOut;
-              if (typeof data170 !== 'boolean' && data170 !== null) {
-                const err180 = {
-                  instancePath: instancePath + '/data/attributes/emailOptedOut',
-                  schemaPath: '#/properties/data/properties/attributes/properties/emailOptedOut/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.emailOptedOut.type },
-                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err180];
@@ -3635,15 +3634,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.emails !== undefined) {
-              let data171 = data2.emails;
-              if (!Array.isArray(data171) && data171 !== null) {
+            if (data2.emailOptedOut !== undefined) {
+              let data170 = data2.emailOptedOut;
+              if (typeof data170 !== 'boolean' && data170 !== null) {
                 const err181 = {
-                  instancePath: instancePath + '/data/attributes/emails',
-                  schemaPath: '#/properties/data/properties/attributes/properties/emails/type',
+                  instancePath: instancePath + '/data/attributes/emailOptedOut',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailOptedOut/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.emails.type },
-                  message: 'must be array,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.emailOptedOut.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err181];
@@ -3652,9 +3651,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data2.emails !== undefined) {
+              let data171 = data2.emails;
+              if (!Array.isArray(data171) && data171 !== null) {
+                const err182 = {
+                  instancePath: instancePath + '/data/attributes/emails',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emails/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.emails.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err182];
+                } else {
+                  vErrors.push(err182);
+                }
+                errors++;
+              }
               if (Array.isArray(data171)) {
                 if (data171.length > 1000) {
-                  const err182 = {
+                  const err183 = {
                     instancePath: instancePath + '/data/attributes/emails',
                     schemaPath: '#/properties/data/properties/attributes/properties/emails/maxItems',
                     keyword: 'maxItems',
@@ -3662,9 +3679,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err182];
+                    vErrors = [err183];
                   } else {
-                    vErrors.push(err182);
+                    vErrors.push(err183);
                   }
                   errors++;
                 }
@@ -3673,27 +3690,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let data172 = data171[i1];
                   if (typeof data172 === 'string') {
                     if (func3(data172) > 255) {
-                      const err183 = {
+                      const err184 = {
                         instancePath: instancePath + '/data/attributes/emails/' + i1,
                         schemaPath: '#/properties/data/properties/attributes/properties/emails/items/maxLength',
                         keyword: 'maxLength',
                         params: { limit: 255 },
                         message: 'must NOT have more than 255 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err183];
-                      } else {
-                        vErrors.push(err183);
-                      }
-                      errors++;
-                    }
-                    if (!formats6.test(data172)) {
-                      const err184 = {
-                        instancePath: instancePath + '/data/attributes/emails/' + i1,
-                        schemaPath: '#/properties/data/properties/attributes/properties/emails/items/format',
-                        keyword: 'format',
-                        params: { format: 'email' },
-                        message: 'must match format "' + 'email' + '"',
                       };
                       if (vErrors === null) {
                         vErrors = [err184];
@@ -3702,8 +3704,23 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       }
                       errors++;
                     }
+                    if (!formats6.test(data172)) {
+                      const err185 = {
+                        instancePath: instancePath + '/data/attributes/emails/' + i1,
+                        schemaPath: '#/properties/data/properties/attributes/properties/emails/items/format',
+                        keyword: 'format',
+                        params: { format: 'email' },
+                        message: 'must match format "' + 'email' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err185];
+                      } else {
+                        vErrors.push(err185);
+                      }
+                      errors++;
+                    }
                   } else {
-                    const err185 = {
+                    const err186 = {
                       instancePath: instancePath + '/data/attributes/emails/' + i1,
                       schemaPath: '#/properties/data/properties/attributes/properties/emails/items/type',
                       keyword: 'type',
@@ -3711,9 +3728,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err185];
+                      vErrors = [err186];
                     } else {
-                      vErrors.push(err185);
+                      vErrors.push(err186);
                     }
                     errors++;
                   }
@@ -3723,29 +3740,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.emailsOptStatus !== undefined) {
               let data173 = data2.emailsOptStatus;
               if (typeof data173 !== 'string' && data173 !== null) {
-                const err186 = {
+                const err187 = {
                   instancePath: instancePath + '/data/attributes/emailsOptStatus',
                   schemaPath: '#/properties/data/properties/attributes/properties/emailsOptStatus/type',
                   keyword: 'type',
                   params: { type: schema11.properties.data.properties.attributes.properties.emailsOptStatus.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err186];
-                } else {
-                  vErrors.push(err186);
-                }
-                errors++;
-              }
-            }
-            if (data2.eventName !== undefined) {
-              let data174 = data2.eventName;
-              if (typeof data174 !== 'string' && data174 !== null) {
-                const err187 = {
-                  instancePath: instancePath + '/data/attributes/eventName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/eventName/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.eventName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3755,16 +3754,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.externalId !== undefined) {
-              let data175 = data2.externalId;
-              if (typeof data175 !== 'string' && data175 !== null) {
+              if (!(data173 === 'opted_in' || data173 === 'opted_out' || data173 === 'null' || data173 === null)) {
                 const err188 = {
-                  instancePath: instancePath + '/data/attributes/externalId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/externalId/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.externalId.type },
-                  message: 'must be string,null',
+                  instancePath: instancePath + '/data/attributes/emailsOptStatus',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailsOptStatus/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.data.properties.attributes.properties.emailsOptStatus.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err188];
@@ -3774,14 +3772,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.externalOwner !== undefined) {
-              let data176 = data2.externalOwner;
-              if (typeof data176 !== 'string' && data176 !== null) {
+            if (data2.eventName !== undefined) {
+              let data174 = data2.eventName;
+              if (typeof data174 !== 'string' && data174 !== null) {
                 const err189 = {
-                  instancePath: instancePath + '/data/attributes/externalOwner',
-                  schemaPath: '#/properties/data/properties/attributes/properties/externalOwner/type',
+                  instancePath: instancePath + '/data/attributes/eventName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/eventName/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.externalOwner.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.eventName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3792,14 +3790,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.externalSource !== undefined) {
-              let data177 = data2.externalSource;
-              if (typeof data177 !== 'string' && data177 !== null) {
+            if (data2.externalId !== undefined) {
+              let data175 = data2.externalId;
+              if (typeof data175 !== 'string' && data175 !== null) {
                 const err190 = {
-                  instancePath: instancePath + '/data/attributes/externalSource',
-                  schemaPath: '#/properties/data/properties/attributes/properties/externalSource/type',
+                  instancePath: instancePath + '/data/attributes/externalId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalId/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.externalSource.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.externalId.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3810,14 +3808,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.facebookUrl !== undefined) {
-              let data178 = data2.facebookUrl;
-              if (typeof data178 !== 'string' && data178 !== null) {
+            if (data2.externalOwner !== undefined) {
+              let data176 = data2.externalOwner;
+              if (typeof data176 !== 'string' && data176 !== null) {
                 const err191 = {
-                  instancePath: instancePath + '/data/attributes/facebookUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/facebookUrl/type',
+                  instancePath: instancePath + '/data/attributes/externalOwner',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalOwner/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.facebookUrl.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.externalOwner.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3828,14 +3826,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.firstName !== undefined) {
-              let data179 = data2.firstName;
-              if (typeof data179 !== 'string' && data179 !== null) {
+            if (data2.externalSource !== undefined) {
+              let data177 = data2.externalSource;
+              if (typeof data177 !== 'string' && data177 !== null) {
                 const err192 = {
-                  instancePath: instancePath + '/data/attributes/firstName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/firstName/type',
+                  instancePath: instancePath + '/data/attributes/externalSource',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalSource/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.firstName.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.externalSource.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3845,32 +3843,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data179 === 'string') {
-                if (func3(data179) > 255) {
-                  const err193 = {
-                    instancePath: instancePath + '/data/attributes/firstName',
-                    schemaPath: '#/properties/data/properties/attributes/properties/firstName/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err193];
-                  } else {
-                    vErrors.push(err193);
-                  }
-                  errors++;
+            }
+            if (data2.facebookUrl !== undefined) {
+              let data178 = data2.facebookUrl;
+              if (typeof data178 !== 'string' && data178 !== null) {
+                const err193 = {
+                  instancePath: instancePath + '/data/attributes/facebookUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/facebookUrl/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.facebookUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err193];
+                } else {
+                  vErrors.push(err193);
                 }
+                errors++;
               }
             }
-            if (data2.gender !== undefined) {
-              let data180 = data2.gender;
-              if (typeof data180 !== 'string' && data180 !== null) {
+            if (data2.firstName !== undefined) {
+              let data179 = data2.firstName;
+              if (typeof data179 !== 'string' && data179 !== null) {
                 const err194 = {
-                  instancePath: instancePath + '/data/attributes/gender',
-                  schemaPath: '#/properties/data/properties/attributes/properties/gender/type',
+                  instancePath: instancePath + '/data/attributes/firstName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/firstName/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.gender.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.firstName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3880,33 +3879,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.githubUrl !== undefined) {
-              let data181 = data2.githubUrl;
-              if (typeof data181 !== 'string' && data181 !== null) {
-                const err195 = {
-                  instancePath: instancePath + '/data/attributes/githubUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/githubUrl/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.githubUrl.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err195];
-                } else {
-                  vErrors.push(err195);
+              if (typeof data179 === 'string') {
+                if (func3(data179) > 255) {
+                  const err195 = {
+                    instancePath: instancePath + '/data/attributes/firstName',
+                    schemaPath: '#/properties/data/properties/attributes/properties/firstName/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err195];
+                  } else {
+                    vErrors.push(err195);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data2.githubUsername !== undefined) {
-              let data182 = data2.githubUsername;
-              if (typeof data182 !== 'string' && data182 !== null) {
+            if (data2.gender !== undefined) {
+              let data180 = data2.gender;
+              if (typeof data180 !== 'string' && data180 !== null) {
                 const err196 = {
-                  instancePath: instancePath + '/data/attributes/githubUsername',
-                  schemaPath: '#/properties/data/properties/attributes/properties/githubUsername/type',
+                  instancePath: instancePath + '/data/attributes/gender',
+                  schemaPath: '#/properties/data/properties/attributes/properties/gender/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.githubUsername.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.gender.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3917,14 +3915,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.googlePlusUrl !== undefined) {
-              let data183 = data2.googlePlusUrl;
-              if (typeof data183 !== 'string' && data183 !== null) {
+            if (data2.githubUrl !== undefined) {
+              let data181 = data2.githubUrl;
+              if (typeof data181 !== 'string' && data181 !== null) {
                 const err197 = {
-                  instancePath: instancePath + '/data/attributes/googlePlusUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/googlePlusUrl/type',
+                  instancePath: instancePath + '/data/attributes/githubUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/githubUrl/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.googlePlusUrl.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.githubUrl.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3935,14 +3933,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.graduationDate !== undefined) {
-              let data184 = data2.graduationDate;
-              if (typeof data184 !== 'string' && data184 !== null) {
+            if (data2.githubUsername !== undefined) {
+              let data182 = data2.githubUsername;
+              if (typeof data182 !== 'string' && data182 !== null) {
                 const err198 = {
-                  instancePath: instancePath + '/data/attributes/graduationDate',
-                  schemaPath: '#/properties/data/properties/attributes/properties/graduationDate/type',
+                  instancePath: instancePath + '/data/attributes/githubUsername',
+                  schemaPath: '#/properties/data/properties/attributes/properties/githubUsername/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.graduationDate.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.githubUsername.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -3952,33 +3950,34 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data184 === 'string') {
-                if (!formats4.validate(data184)) {
-                  const err199 = {
-                    instancePath: instancePath + '/data/attributes/graduationDate',
-                    schemaPath: '#/properties/data/properties/attributes/properties/graduationDate/format',
-                    keyword: 'format',
-                    params: { format: 'date' },
-                    message: 'must match format "' + 'date' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err199];
-                  } else {
-                    vErrors.push(err199);
-                  }
-                  errors++;
+            }
+            if (data2.googlePlusUrl !== undefined) {
+              let data183 = data2.googlePlusUrl;
+              if (typeof data183 !== 'string' && data183 !== null) {
+                const err199 = {
+                  instancePath: instancePath + '/data/attributes/googlePlusUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/googlePlusUrl/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.googlePlusUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err199];
+                } else {
+                  vErrors.push(err199);
                 }
+                errors++;
               }
             }
-            if (data2.homePhones !== undefined) {
-              let data185 = data2.homePhones;
-              if (!Array.isArray(data185) && data185 !== null) {
+            if (data2.graduationDate !== undefined) {
+              let data184 = data2.graduationDate;
+              if (typeof data184 !== 'string' && data184 !== null) {
                 const err200 = {
-                  instancePath: instancePath + '/data/attributes/homePhones',
-                  schemaPath: '#/properties/data/properties/attributes/properties/homePhones/type',
+                  instancePath: instancePath + '/data/attributes/graduationDate',
+                  schemaPath: '#/properties/data/properties/attributes/properties/graduationDate/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.homePhones.type },
-                  message: 'must be array,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.graduationDate.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err200];
@@ -3987,14 +3986,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (Array.isArray(data185)) {
-                if (data185.length > 1000) {
+              if (typeof data184 === 'string') {
+                if (!formats4.validate(data184)) {
                   const err201 = {
-                    instancePath: instancePath + '/data/attributes/homePhones',
-                    schemaPath: '#/properties/data/properties/attributes/properties/homePhones/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
+                    instancePath: instancePath + '/data/attributes/graduationDate',
+                    schemaPath: '#/properties/data/properties/attributes/properties/graduationDate/format',
+                    keyword: 'format',
+                    params: { format: 'date' },
+                    message: 'must match format "' + 'date' + '"',
                   };
                   if (vErrors === null) {
                     vErrors = [err201];
@@ -4003,10 +4002,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+              }
+            }
+            if (data2.homePhones !== undefined) {
+              let data185 = data2.homePhones;
+              if (!Array.isArray(data185) && data185 !== null) {
+                const err202 = {
+                  instancePath: instancePath + '/data/attributes/homePhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/homePhones/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.homePhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err202];
+                } else {
+                  vErrors.push(err202);
+                }
+                errors++;
+              }
+              if (Array.isArray(data185)) {
+                if (data185.length > 1000) {
+                  const err203 = {
+                    instancePath: instancePath + '/data/attributes/homePhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/homePhones/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err203];
+                  } else {
+                    vErrors.push(err203);
+                  }
+                  errors++;
+                }
                 const len2 = data185.length;
                 for (let i2 = 0; i2 < len2; i2++) {
                   if (typeof data185[i2] !== 'string') {
-                    const err202 = {
+                    const err204 = {
                       instancePath: instancePath + '/data/attributes/homePhones/' + i2,
                       schemaPath: '#/properties/data/properties/attributes/properties/homePhones/items/type',
                       keyword: 'type',
@@ -4014,9 +4048,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err202];
+                      vErrors = [err204];
                     } else {
-                      vErrors.push(err202);
+                      vErrors.push(err204);
                     }
                     errors++;
                   }
@@ -4026,46 +4060,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.jobStartDate !== undefined) {
               let data187 = data2.jobStartDate;
               if (typeof data187 !== 'string' && data187 !== null) {
-                const err203 = {
+                const err205 = {
                   instancePath: instancePath + '/data/attributes/jobStartDate',
                   schemaPath: '#/properties/data/properties/attributes/properties/jobStartDate/type',
                   keyword: 'type',
                   params: { type: schema11.properties.data.properties.attributes.properties.jobStartDate.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err203];
-                } else {
-                  vErrors.push(err203);
-                }
-                errors++;
-              }
-              if (typeof data187 === 'string') {
-                if (!formats4.validate(data187)) {
-                  const err204 = {
-                    instancePath: instancePath + '/data/attributes/jobStartDate',
-                    schemaPath: '#/properties/data/properties/attributes/properties/jobStartDate/format',
-                    keyword: 'format',
-                    params: { format: 'date' },
-                    message: 'must match format "' + 'date' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err204];
-                  } else {
-                    vErrors.push(err204);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data2.lastName !== undefined) {
-              let data188 = data2.lastName;
-              if (typeof data188 !== 'string' && data188 !== null) {
-                const err205 = {
-                  instancePath: instancePath + '/data/attributes/lastName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/lastName/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.lastName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4075,9 +4074,44 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (typeof data187 === 'string') {
+                if (!formats4.validate(data187)) {
+                  const err206 = {
+                    instancePath: instancePath + '/data/attributes/jobStartDate',
+                    schemaPath: '#/properties/data/properties/attributes/properties/jobStartDate/format',
+                    keyword: 'format',
+                    params: { format: 'date' },
+                    message: 'must match format "' + 'date' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err206];
+                  } else {
+                    vErrors.push(err206);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.lastName !== undefined) {
+              let data188 = data2.lastName;
+              if (typeof data188 !== 'string' && data188 !== null) {
+                const err207 = {
+                  instancePath: instancePath + '/data/attributes/lastName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/lastName/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.lastName.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err207];
+                } else {
+                  vErrors.push(err207);
+                }
+                errors++;
+              }
               if (typeof data188 === 'string') {
                 if (func3(data188) > 255) {
-                  const err206 = {
+                  const err208 = {
                     instancePath: instancePath + '/data/attributes/lastName',
                     schemaPath: '#/properties/data/properties/attributes/properties/lastName/maxLength',
                     keyword: 'maxLength',
@@ -4085,9 +4119,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err206];
+                    vErrors = [err208];
                   } else {
-                    vErrors.push(err206);
+                    vErrors.push(err208);
                   }
                   errors++;
                 }
@@ -4099,7 +4133,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data189 == 'number' && !(data189 % 1) && !isNaN(data189) && isFinite(data189)) &&
                 data189 !== null
               ) {
-                const err207 = {
+                const err209 = {
                   instancePath: instancePath + '/data/attributes/linkedInConnections',
                   schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/type',
                   keyword: 'type',
@@ -4107,15 +4141,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err207];
+                  vErrors = [err209];
                 } else {
-                  vErrors.push(err207);
+                  vErrors.push(err209);
                 }
                 errors++;
               }
               if (typeof data189 == 'number' && isFinite(data189)) {
                 if (data189 > 2147483647 || isNaN(data189)) {
-                  const err208 = {
+                  const err210 = {
                     instancePath: instancePath + '/data/attributes/linkedInConnections',
                     schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/maximum',
                     keyword: 'maximum',
@@ -4123,14 +4157,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err208];
+                    vErrors = [err210];
                   } else {
-                    vErrors.push(err208);
+                    vErrors.push(err210);
                   }
                   errors++;
                 }
                 if (data189 < -2147483648 || isNaN(data189)) {
-                  const err209 = {
+                  const err211 = {
                     instancePath: instancePath + '/data/attributes/linkedInConnections',
                     schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/minimum',
                     keyword: 'minimum',
@@ -4138,9 +4172,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err209];
+                    vErrors = [err211];
                   } else {
-                    vErrors.push(err209);
+                    vErrors.push(err211);
                   }
                   errors++;
                 }
@@ -4149,47 +4183,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.linkedInId !== undefined) {
               let data190 = data2.linkedInId;
               if (typeof data190 !== 'string' && data190 !== null) {
-                const err210 = {
+                const err212 = {
                   instancePath: instancePath + '/data/attributes/linkedInId',
                   schemaPath: '#/properties/data/properties/attributes/properties/linkedInId/type',
                   keyword: 'type',
                   params: { type: schema11.properties.data.properties.attributes.properties.linkedInId.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err210];
-                } else {
-                  vErrors.push(err210);
-                }
-                errors++;
-              }
-            }
-            if (data2.linkedInUrl !== undefined) {
-              let data191 = data2.linkedInUrl;
-              if (typeof data191 !== 'string' && data191 !== null) {
-                const err211 = {
-                  instancePath: instancePath + '/data/attributes/linkedInUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInUrl/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.linkedInUrl.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err211];
-                } else {
-                  vErrors.push(err211);
-                }
-                errors++;
-              }
-            }
-            if (data2.middleName !== undefined) {
-              let data192 = data2.middleName;
-              if (typeof data192 !== 'string' && data192 !== null) {
-                const err212 = {
-                  instancePath: instancePath + '/data/attributes/middleName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/middleName/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.middleName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4200,15 +4198,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.mobilePhones !== undefined) {
-              let data193 = data2.mobilePhones;
-              if (!Array.isArray(data193) && data193 !== null) {
+            if (data2.linkedInUrl !== undefined) {
+              let data191 = data2.linkedInUrl;
+              if (typeof data191 !== 'string' && data191 !== null) {
                 const err213 = {
-                  instancePath: instancePath + '/data/attributes/mobilePhones',
-                  schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/type',
+                  instancePath: instancePath + '/data/attributes/linkedInUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInUrl/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.mobilePhones.type },
-                  message: 'must be array,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.linkedInUrl.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err213];
@@ -4217,9 +4215,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data2.middleName !== undefined) {
+              let data192 = data2.middleName;
+              if (typeof data192 !== 'string' && data192 !== null) {
+                const err214 = {
+                  instancePath: instancePath + '/data/attributes/middleName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/middleName/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.middleName.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err214];
+                } else {
+                  vErrors.push(err214);
+                }
+                errors++;
+              }
+            }
+            if (data2.mobilePhones !== undefined) {
+              let data193 = data2.mobilePhones;
+              if (!Array.isArray(data193) && data193 !== null) {
+                const err215 = {
+                  instancePath: instancePath + '/data/attributes/mobilePhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.mobilePhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err215];
+                } else {
+                  vErrors.push(err215);
+                }
+                errors++;
+              }
               if (Array.isArray(data193)) {
                 if (data193.length > 1000) {
-                  const err214 = {
+                  const err216 = {
                     instancePath: instancePath + '/data/attributes/mobilePhones',
                     schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/maxItems',
                     keyword: 'maxItems',
@@ -4227,16 +4261,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err214];
+                    vErrors = [err216];
                   } else {
-                    vErrors.push(err214);
+                    vErrors.push(err216);
                   }
                   errors++;
                 }
                 const len3 = data193.length;
                 for (let i3 = 0; i3 < len3; i3++) {
                   if (typeof data193[i3] !== 'string') {
-                    const err215 = {
+                    const err217 = {
                       instancePath: instancePath + '/data/attributes/mobilePhones/' + i3,
                       schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/items/type',
                       keyword: 'type',
@@ -4244,9 +4278,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err215];
+                      vErrors = [err217];
                     } else {
-                      vErrors.push(err215);
+                      vErrors.push(err217);
                     }
                     errors++;
                   }
@@ -4256,48 +4290,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.nickname !== undefined) {
               let data195 = data2.nickname;
               if (typeof data195 !== 'string' && data195 !== null) {
-                const err216 = {
+                const err218 = {
                   instancePath: instancePath + '/data/attributes/nickname',
                   schemaPath: '#/properties/data/properties/attributes/properties/nickname/type',
                   keyword: 'type',
                   params: { type: schema11.properties.data.properties.attributes.properties.nickname.type },
                   message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err216];
-                } else {
-                  vErrors.push(err216);
-                }
-                errors++;
-              }
-            }
-            if (data2.occupation !== undefined) {
-              let data196 = data2.occupation;
-              if (typeof data196 !== 'string' && data196 !== null) {
-                const err217 = {
-                  instancePath: instancePath + '/data/attributes/occupation',
-                  schemaPath: '#/properties/data/properties/attributes/properties/occupation/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.occupation.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err217];
-                } else {
-                  vErrors.push(err217);
-                }
-                errors++;
-              }
-            }
-            if (data2.optedOut !== undefined) {
-              let data197 = data2.optedOut;
-              if (typeof data197 !== 'boolean' && data197 !== null) {
-                const err218 = {
-                  instancePath: instancePath + '/data/attributes/optedOut',
-                  schemaPath: '#/properties/data/properties/attributes/properties/optedOut/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.optedOut.type },
-                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err218];
@@ -4307,15 +4305,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.otherPhones !== undefined) {
-              let data198 = data2.otherPhones;
-              if (!Array.isArray(data198) && data198 !== null) {
+            if (data2.occupation !== undefined) {
+              let data196 = data2.occupation;
+              if (typeof data196 !== 'string' && data196 !== null) {
                 const err219 = {
-                  instancePath: instancePath + '/data/attributes/otherPhones',
-                  schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/type',
+                  instancePath: instancePath + '/data/attributes/occupation',
+                  schemaPath: '#/properties/data/properties/attributes/properties/occupation/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.otherPhones.type },
-                  message: 'must be array,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.occupation.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err219];
@@ -4324,9 +4322,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data2.optedOut !== undefined) {
+              let data197 = data2.optedOut;
+              if (typeof data197 !== 'boolean' && data197 !== null) {
+                const err220 = {
+                  instancePath: instancePath + '/data/attributes/optedOut',
+                  schemaPath: '#/properties/data/properties/attributes/properties/optedOut/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.optedOut.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err220];
+                } else {
+                  vErrors.push(err220);
+                }
+                errors++;
+              }
+            }
+            if (data2.otherPhones !== undefined) {
+              let data198 = data2.otherPhones;
+              if (!Array.isArray(data198) && data198 !== null) {
+                const err221 = {
+                  instancePath: instancePath + '/data/attributes/otherPhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.otherPhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err221];
+                } else {
+                  vErrors.push(err221);
+                }
+                errors++;
+              }
               if (Array.isArray(data198)) {
                 if (data198.length > 1000) {
-                  const err220 = {
+                  const err222 = {
                     instancePath: instancePath + '/data/attributes/otherPhones',
                     schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/maxItems',
                     keyword: 'maxItems',
@@ -4334,16 +4368,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err220];
+                    vErrors = [err222];
                   } else {
-                    vErrors.push(err220);
+                    vErrors.push(err222);
                   }
                   errors++;
                 }
                 const len4 = data198.length;
                 for (let i4 = 0; i4 < len4; i4++) {
                   if (typeof data198[i4] !== 'string') {
-                    const err221 = {
+                    const err223 = {
                       instancePath: instancePath + '/data/attributes/otherPhones/' + i4,
                       schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/items/type',
                       keyword: 'type',
@@ -4351,9 +4385,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err221];
+                      vErrors = [err223];
                     } else {
-                      vErrors.push(err221);
+                      vErrors.push(err223);
                     }
                     errors++;
                   }
@@ -4363,47 +4397,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.personalNote1 !== undefined) {
               let data200 = data2.personalNote1;
               if (typeof data200 !== 'string' && data200 !== null) {
-                const err222 = {
+                const err224 = {
                   instancePath: instancePath + '/data/attributes/personalNote1',
                   schemaPath: '#/properties/data/properties/attributes/properties/personalNote1/type',
                   keyword: 'type',
                   params: { type: schema11.properties.data.properties.attributes.properties.personalNote1.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err222];
-                } else {
-                  vErrors.push(err222);
-                }
-                errors++;
-              }
-            }
-            if (data2.personalNote2 !== undefined) {
-              let data201 = data2.personalNote2;
-              if (typeof data201 !== 'string' && data201 !== null) {
-                const err223 = {
-                  instancePath: instancePath + '/data/attributes/personalNote2',
-                  schemaPath: '#/properties/data/properties/attributes/properties/personalNote2/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.personalNote2.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err223];
-                } else {
-                  vErrors.push(err223);
-                }
-                errors++;
-              }
-            }
-            if (data2.preferredContact !== undefined) {
-              let data202 = data2.preferredContact;
-              if (typeof data202 !== 'string' && data202 !== null) {
-                const err224 = {
-                  instancePath: instancePath + '/data/attributes/preferredContact',
-                  schemaPath: '#/properties/data/properties/attributes/properties/preferredContact/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.preferredContact.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4414,14 +4412,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.quoraUrl !== undefined) {
-              let data203 = data2.quoraUrl;
-              if (typeof data203 !== 'string' && data203 !== null) {
+            if (data2.personalNote2 !== undefined) {
+              let data201 = data2.personalNote2;
+              if (typeof data201 !== 'string' && data201 !== null) {
                 const err225 = {
-                  instancePath: instancePath + '/data/attributes/quoraUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/quoraUrl/type',
+                  instancePath: instancePath + '/data/attributes/personalNote2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/personalNote2/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.quoraUrl.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.personalNote2.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4432,14 +4430,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.region !== undefined) {
-              let data204 = data2.region;
-              if (typeof data204 !== 'string' && data204 !== null) {
+            if (data2.preferredContact !== undefined) {
+              let data202 = data2.preferredContact;
+              if (typeof data202 !== 'string' && data202 !== null) {
                 const err226 = {
-                  instancePath: instancePath + '/data/attributes/region',
-                  schemaPath: '#/properties/data/properties/attributes/properties/region/type',
+                  instancePath: instancePath + '/data/attributes/preferredContact',
+                  schemaPath: '#/properties/data/properties/attributes/properties/preferredContact/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.region.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.preferredContact.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4450,14 +4448,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.school !== undefined) {
-              let data205 = data2.school;
-              if (typeof data205 !== 'string' && data205 !== null) {
+            if (data2.quoraUrl !== undefined) {
+              let data203 = data2.quoraUrl;
+              if (typeof data203 !== 'string' && data203 !== null) {
                 const err227 = {
-                  instancePath: instancePath + '/data/attributes/school',
-                  schemaPath: '#/properties/data/properties/attributes/properties/school/type',
+                  instancePath: instancePath + '/data/attributes/quoraUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/quoraUrl/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.school.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.quoraUrl.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4468,15 +4466,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.score !== undefined) {
-              let data206 = data2.score;
-              if (!(typeof data206 == 'number' && isFinite(data206)) && data206 !== null) {
+            if (data2.region !== undefined) {
+              let data204 = data2.region;
+              if (typeof data204 !== 'string' && data204 !== null) {
                 const err228 = {
-                  instancePath: instancePath + '/data/attributes/score',
-                  schemaPath: '#/properties/data/properties/attributes/properties/score/type',
+                  instancePath: instancePath + '/data/attributes/region',
+                  schemaPath: '#/properties/data/properties/attributes/properties/region/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.score.type },
-                  message: 'must be number,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.region.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err228];
@@ -4486,14 +4484,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.sharingTeamId !== undefined) {
-              let data207 = data2.sharingTeamId;
-              if (typeof data207 !== 'string' && data207 !== null) {
+            if (data2.school !== undefined) {
+              let data205 = data2.school;
+              if (typeof data205 !== 'string' && data205 !== null) {
                 const err229 = {
-                  instancePath: instancePath + '/data/attributes/sharingTeamId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/sharingTeamId/type',
+                  instancePath: instancePath + '/data/attributes/school',
+                  schemaPath: '#/properties/data/properties/attributes/properties/school/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.sharingTeamId.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.school.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4504,15 +4502,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.source !== undefined) {
-              let data208 = data2.source;
-              if (typeof data208 !== 'string' && data208 !== null) {
+            if (data2.score !== undefined) {
+              let data206 = data2.score;
+              if (!(typeof data206 == 'number' && isFinite(data206)) && data206 !== null) {
                 const err230 = {
-                  instancePath: instancePath + '/data/attributes/source',
-                  schemaPath: '#/properties/data/properties/attributes/properties/source/type',
+                  instancePath: instancePath + '/data/attributes/score',
+                  schemaPath: '#/properties/data/properties/attributes/properties/score/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.source.type },
-                  message: 'must be string,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.score.type },
+                  message: 'must be number,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err230];
@@ -4522,14 +4520,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.specialties !== undefined) {
-              let data209 = data2.specialties;
-              if (typeof data209 !== 'string' && data209 !== null) {
+            if (data2.sharingTeamId !== undefined) {
+              let data207 = data2.sharingTeamId;
+              if (typeof data207 !== 'string' && data207 !== null) {
                 const err231 = {
-                  instancePath: instancePath + '/data/attributes/specialties',
-                  schemaPath: '#/properties/data/properties/attributes/properties/specialties/type',
+                  instancePath: instancePath + '/data/attributes/sharingTeamId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sharingTeamId/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.specialties.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.sharingTeamId.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4540,14 +4538,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.stackOverflowId !== undefined) {
-              let data210 = data2.stackOverflowId;
-              if (typeof data210 !== 'string' && data210 !== null) {
+            if (data2.source !== undefined) {
+              let data208 = data2.source;
+              if (typeof data208 !== 'string' && data208 !== null) {
                 const err232 = {
-                  instancePath: instancePath + '/data/attributes/stackOverflowId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/stackOverflowId/type',
+                  instancePath: instancePath + '/data/attributes/source',
+                  schemaPath: '#/properties/data/properties/attributes/properties/source/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.stackOverflowId.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.source.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4558,14 +4556,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.stackOverflowUrl !== undefined) {
-              let data211 = data2.stackOverflowUrl;
-              if (typeof data211 !== 'string' && data211 !== null) {
+            if (data2.specialties !== undefined) {
+              let data209 = data2.specialties;
+              if (typeof data209 !== 'string' && data209 !== null) {
                 const err233 = {
-                  instancePath: instancePath + '/data/attributes/stackOverflowUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/stackOverflowUrl/type',
+                  instancePath: instancePath + '/data/attributes/specialties',
+                  schemaPath: '#/properties/data/properties/attributes/properties/specialties/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.stackOverflowUrl.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.specialties.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4576,15 +4574,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.tags !== undefined) {
-              let data212 = data2.tags;
-              if (!Array.isArray(data212) && data212 !== null) {
+            if (data2.stackOverflowId !== undefined) {
+              let data210 = data2.stackOverflowId;
+              if (typeof data210 !== 'string' && data210 !== null) {
                 const err234 = {
-                  instancePath: instancePath + '/data/attributes/tags',
-                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  instancePath: instancePath + '/data/attributes/stackOverflowId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/stackOverflowId/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.tags.type },
-                  message: 'must be array,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.stackOverflowId.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err234];
@@ -4593,9 +4591,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data2.stackOverflowUrl !== undefined) {
+              let data211 = data2.stackOverflowUrl;
+              if (typeof data211 !== 'string' && data211 !== null) {
+                const err235 = {
+                  instancePath: instancePath + '/data/attributes/stackOverflowUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/stackOverflowUrl/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.stackOverflowUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err235];
+                } else {
+                  vErrors.push(err235);
+                }
+                errors++;
+              }
+            }
+            if (data2.tags !== undefined) {
+              let data212 = data2.tags;
+              if (!Array.isArray(data212) && data212 !== null) {
+                const err236 = {
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err236];
+                } else {
+                  vErrors.push(err236);
+                }
+                errors++;
+              }
               if (Array.isArray(data212)) {
                 if (data212.length > 1000) {
-                  const err235 = {
+                  const err237 = {
                     instancePath: instancePath + '/data/attributes/tags',
                     schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
                     keyword: 'maxItems',
@@ -4603,16 +4637,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err235];
+                    vErrors = [err237];
                   } else {
-                    vErrors.push(err235);
+                    vErrors.push(err237);
                   }
                   errors++;
                 }
                 const len5 = data212.length;
                 for (let i5 = 0; i5 < len5; i5++) {
                   if (typeof data212[i5] !== 'string') {
-                    const err236 = {
+                    const err238 = {
                       instancePath: instancePath + '/data/attributes/tags/' + i5,
                       schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
                       keyword: 'type',
@@ -4620,9 +4654,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err236];
+                      vErrors = [err238];
                     } else {
-                      vErrors.push(err236);
+                      vErrors.push(err238);
                     }
                     errors++;
                   }
@@ -4632,7 +4666,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.timeZone !== undefined) {
               let data214 = data2.timeZone;
               if (typeof data214 !== 'string' && data214 !== null) {
-                const err237 = {
+                const err239 = {
                   instancePath: instancePath + '/data/attributes/timeZone',
                   schemaPath: '#/properties/data/properties/attributes/properties/timeZone/type',
                   keyword: 'type',
@@ -4640,9 +4674,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err237];
+                  vErrors = [err239];
                 } else {
-                  vErrors.push(err237);
+                  vErrors.push(err239);
                 }
                 errors++;
               }
@@ -4650,46 +4684,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.title !== undefined) {
               let data215 = data2.title;
               if (typeof data215 !== 'string' && data215 !== null) {
-                const err238 = {
+                const err240 = {
                   instancePath: instancePath + '/data/attributes/title',
                   schemaPath: '#/properties/data/properties/attributes/properties/title/type',
                   keyword: 'type',
                   params: { type: schema11.properties.data.properties.attributes.properties.title.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err238];
-                } else {
-                  vErrors.push(err238);
-                }
-                errors++;
-              }
-              if (typeof data215 === 'string') {
-                if (func3(data215) > 255) {
-                  const err239 = {
-                    instancePath: instancePath + '/data/attributes/title',
-                    schemaPath: '#/properties/data/properties/attributes/properties/title/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err239];
-                  } else {
-                    vErrors.push(err239);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data2.trashedAt !== undefined) {
-              let data216 = data2.trashedAt;
-              if (typeof data216 !== 'string' && data216 !== null) {
-                const err240 = {
-                  instancePath: instancePath + '/data/attributes/trashedAt',
-                  schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.trashedAt.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4699,14 +4698,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data216 === 'string') {
-                if (!formats0.validate(data216)) {
+              if (typeof data215 === 'string') {
+                if (func3(data215) > 255) {
                   const err241 = {
-                    instancePath: instancePath + '/data/attributes/trashedAt',
-                    schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/format',
-                    keyword: 'format',
-                    params: { format: 'date-time' },
-                    message: 'must match format "' + 'date-time' + '"',
+                    instancePath: instancePath + '/data/attributes/title',
+                    schemaPath: '#/properties/data/properties/attributes/properties/title/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
                     vErrors = [err241];
@@ -4717,14 +4716,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data2.twitterUrl !== undefined) {
-              let data217 = data2.twitterUrl;
-              if (typeof data217 !== 'string' && data217 !== null) {
+            if (data2.trashedAt !== undefined) {
+              let data216 = data2.trashedAt;
+              if (typeof data216 !== 'string' && data216 !== null) {
                 const err242 = {
-                  instancePath: instancePath + '/data/attributes/twitterUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/twitterUrl/type',
+                  instancePath: instancePath + '/data/attributes/trashedAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.twitterUrl.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.trashedAt.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4734,34 +4733,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.twitterUsername !== undefined) {
-              let data218 = data2.twitterUsername;
-              if (typeof data218 !== 'string' && data218 !== null) {
-                const err243 = {
-                  instancePath: instancePath + '/data/attributes/twitterUsername',
-                  schemaPath: '#/properties/data/properties/attributes/properties/twitterUsername/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.twitterUsername.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err243];
-                } else {
-                  vErrors.push(err243);
+              if (typeof data216 === 'string') {
+                if (!formats0.validate(data216)) {
+                  const err243 = {
+                    instancePath: instancePath + '/data/attributes/trashedAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err243];
+                  } else {
+                    vErrors.push(err243);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data2.voipPhones !== undefined) {
-              let data219 = data2.voipPhones;
-              if (!Array.isArray(data219) && data219 !== null) {
+            if (data2.twitterUrl !== undefined) {
+              let data217 = data2.twitterUrl;
+              if (typeof data217 !== 'string' && data217 !== null) {
                 const err244 = {
-                  instancePath: instancePath + '/data/attributes/voipPhones',
-                  schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/type',
+                  instancePath: instancePath + '/data/attributes/twitterUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/twitterUrl/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.voipPhones.type },
-                  message: 'must be array,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.twitterUrl.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err244];
@@ -4770,9 +4768,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data2.twitterUsername !== undefined) {
+              let data218 = data2.twitterUsername;
+              if (typeof data218 !== 'string' && data218 !== null) {
+                const err245 = {
+                  instancePath: instancePath + '/data/attributes/twitterUsername',
+                  schemaPath: '#/properties/data/properties/attributes/properties/twitterUsername/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.twitterUsername.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err245];
+                } else {
+                  vErrors.push(err245);
+                }
+                errors++;
+              }
+            }
+            if (data2.voipPhones !== undefined) {
+              let data219 = data2.voipPhones;
+              if (!Array.isArray(data219) && data219 !== null) {
+                const err246 = {
+                  instancePath: instancePath + '/data/attributes/voipPhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.voipPhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err246];
+                } else {
+                  vErrors.push(err246);
+                }
+                errors++;
+              }
               if (Array.isArray(data219)) {
                 if (data219.length > 1000) {
-                  const err245 = {
+                  const err247 = {
                     instancePath: instancePath + '/data/attributes/voipPhones',
                     schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/maxItems',
                     keyword: 'maxItems',
@@ -4780,16 +4814,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err245];
+                    vErrors = [err247];
                   } else {
-                    vErrors.push(err245);
+                    vErrors.push(err247);
                   }
                   errors++;
                 }
                 const len6 = data219.length;
                 for (let i6 = 0; i6 < len6; i6++) {
                   if (typeof data219[i6] !== 'string') {
-                    const err246 = {
+                    const err248 = {
                       instancePath: instancePath + '/data/attributes/voipPhones/' + i6,
                       schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/items/type',
                       keyword: 'type',
@@ -4797,9 +4831,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err246];
+                      vErrors = [err248];
                     } else {
-                      vErrors.push(err246);
+                      vErrors.push(err248);
                     }
                     errors++;
                   }
@@ -4809,47 +4843,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.websiteUrl1 !== undefined) {
               let data221 = data2.websiteUrl1;
               if (typeof data221 !== 'string' && data221 !== null) {
-                const err247 = {
+                const err249 = {
                   instancePath: instancePath + '/data/attributes/websiteUrl1',
                   schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl1/type',
                   keyword: 'type',
                   params: { type: schema11.properties.data.properties.attributes.properties.websiteUrl1.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err247];
-                } else {
-                  vErrors.push(err247);
-                }
-                errors++;
-              }
-            }
-            if (data2.websiteUrl2 !== undefined) {
-              let data222 = data2.websiteUrl2;
-              if (typeof data222 !== 'string' && data222 !== null) {
-                const err248 = {
-                  instancePath: instancePath + '/data/attributes/websiteUrl2',
-                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl2/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.websiteUrl2.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err248];
-                } else {
-                  vErrors.push(err248);
-                }
-                errors++;
-              }
-            }
-            if (data2.websiteUrl3 !== undefined) {
-              let data223 = data2.websiteUrl3;
-              if (typeof data223 !== 'string' && data223 !== null) {
-                const err249 = {
-                  instancePath: instancePath + '/data/attributes/websiteUrl3',
-                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl3/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.websiteUrl3.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4860,15 +4858,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.workPhones !== undefined) {
-              let data224 = data2.workPhones;
-              if (!Array.isArray(data224) && data224 !== null) {
+            if (data2.websiteUrl2 !== undefined) {
+              let data222 = data2.websiteUrl2;
+              if (typeof data222 !== 'string' && data222 !== null) {
                 const err250 = {
-                  instancePath: instancePath + '/data/attributes/workPhones',
-                  schemaPath: '#/properties/data/properties/attributes/properties/workPhones/type',
+                  instancePath: instancePath + '/data/attributes/websiteUrl2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl2/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.workPhones.type },
-                  message: 'must be array,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.websiteUrl2.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err250];
@@ -4877,9 +4875,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data2.websiteUrl3 !== undefined) {
+              let data223 = data2.websiteUrl3;
+              if (typeof data223 !== 'string' && data223 !== null) {
+                const err251 = {
+                  instancePath: instancePath + '/data/attributes/websiteUrl3',
+                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl3/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.websiteUrl3.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err251];
+                } else {
+                  vErrors.push(err251);
+                }
+                errors++;
+              }
+            }
+            if (data2.workPhones !== undefined) {
+              let data224 = data2.workPhones;
+              if (!Array.isArray(data224) && data224 !== null) {
+                const err252 = {
+                  instancePath: instancePath + '/data/attributes/workPhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/workPhones/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.workPhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err252];
+                } else {
+                  vErrors.push(err252);
+                }
+                errors++;
+              }
               if (Array.isArray(data224)) {
                 if (data224.length > 1000) {
-                  const err251 = {
+                  const err253 = {
                     instancePath: instancePath + '/data/attributes/workPhones',
                     schemaPath: '#/properties/data/properties/attributes/properties/workPhones/maxItems',
                     keyword: 'maxItems',
@@ -4887,16 +4921,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err251];
+                    vErrors = [err253];
                   } else {
-                    vErrors.push(err251);
+                    vErrors.push(err253);
                   }
                   errors++;
                 }
                 const len7 = data224.length;
                 for (let i7 = 0; i7 < len7; i7++) {
                   if (typeof data224[i7] !== 'string') {
-                    const err252 = {
+                    const err254 = {
                       instancePath: instancePath + '/data/attributes/workPhones/' + i7,
                       schemaPath: '#/properties/data/properties/attributes/properties/workPhones/items/type',
                       keyword: 'type',
@@ -4904,9 +4938,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err252];
+                      vErrors = [err254];
                     } else {
-                      vErrors.push(err252);
+                      vErrors.push(err254);
                     }
                     errors++;
                   }
@@ -4914,7 +4948,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               }
             }
           } else {
-            const err253 = {
+            const err255 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -4922,9 +4956,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err253];
+              vErrors = [err255];
             } else {
-              vErrors.push(err253);
+              vErrors.push(err255);
             }
             errors++;
           }
@@ -4934,7 +4968,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           if (data226 && typeof data226 == 'object' && !Array.isArray(data226)) {
             for (const key2 in data226) {
               if (!(key2 === 'account' || key2 === 'owner' || key2 === 'persona' || key2 === 'stage')) {
-                const err254 = {
+                const err256 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -4942,9 +4976,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err254];
+                  vErrors = [err256];
                 } else {
-                  vErrors.push(err254);
+                  vErrors.push(err256);
                 }
                 errors++;
               }
@@ -4953,7 +4987,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data227 = data226.account;
               if (data227 && typeof data227 == 'object' && !Array.isArray(data227)) {
                 if (data227.data === undefined) {
-                  const err255 = {
+                  const err257 = {
                     instancePath: instancePath + '/data/relationships/account',
                     schemaPath: '#/properties/data/properties/relationships/properties/account/required',
                     keyword: 'required',
@@ -4961,15 +4995,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err255];
+                    vErrors = [err257];
                   } else {
-                    vErrors.push(err255);
+                    vErrors.push(err257);
                   }
                   errors++;
                 }
                 for (const key3 in data227) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err256 = {
+                    const err258 = {
                       instancePath: instancePath + '/data/relationships/account',
                       schemaPath: '#/properties/data/properties/relationships/properties/account/additionalProperties',
                       keyword: 'additionalProperties',
@@ -4977,9 +5011,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err256];
+                      vErrors = [err258];
                     } else {
-                      vErrors.push(err256);
+                      vErrors.push(err258);
                     }
                     errors++;
                   }
@@ -4990,7 +5024,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid21 = false;
                   const _errs463 = errors;
                   if (data228 !== null) {
-                    const err257 = {
+                    const err259 = {
                       instancePath: instancePath + '/data/relationships/account/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/0/type',
@@ -4999,9 +5033,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err257];
+                      vErrors = [err259];
                     } else {
-                      vErrors.push(err257);
+                      vErrors.push(err259);
                     }
                     errors++;
                   }
@@ -5011,7 +5045,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs465 = errors;
                     if (data228 && typeof data228 == 'object' && !Array.isArray(data228)) {
                       if (data228.type === undefined) {
-                        const err258 = {
+                        const err260 = {
                           instancePath: instancePath + '/data/relationships/account/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
@@ -5020,14 +5054,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err258];
+                          vErrors = [err260];
                         } else {
-                          vErrors.push(err258);
+                          vErrors.push(err260);
                         }
                         errors++;
                       }
                       if (data228.id === undefined) {
-                        const err259 = {
+                        const err261 = {
                           instancePath: instancePath + '/data/relationships/account/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
@@ -5036,15 +5070,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err259];
+                          vErrors = [err261];
                         } else {
-                          vErrors.push(err259);
+                          vErrors.push(err261);
                         }
                         errors++;
                       }
                       for (const key4 in data228) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err260 = {
+                          const err262 = {
                             instancePath: instancePath + '/data/relationships/account/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/additionalProperties',
@@ -5053,16 +5087,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err260];
+                            vErrors = [err262];
                           } else {
-                            vErrors.push(err260);
+                            vErrors.push(err262);
                           }
                           errors++;
                         }
                       }
                       if (data228.type !== undefined) {
                         if ('account' !== data228.type) {
-                          const err261 = {
+                          const err263 = {
                             instancePath: instancePath + '/data/relationships/account/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/type/const',
@@ -5071,9 +5105,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err261];
+                            vErrors = [err263];
                           } else {
-                            vErrors.push(err261);
+                            vErrors.push(err263);
                           }
                           errors++;
                         }
@@ -5084,7 +5118,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid23 = false;
                         const _errs471 = errors;
                         if (!(typeof data230 == 'number' && !(data230 % 1) && !isNaN(data230) && isFinite(data230))) {
-                          const err262 = {
+                          const err264 = {
                             instancePath: instancePath + '/data/relationships/account/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -5093,15 +5127,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err262];
+                            vErrors = [err264];
                           } else {
-                            vErrors.push(err262);
+                            vErrors.push(err264);
                           }
                           errors++;
                         }
                         if (typeof data230 == 'number' && isFinite(data230)) {
                           if (data230 > 9007199254740991 || isNaN(data230)) {
-                            const err263 = {
+                            const err265 = {
                               instancePath: instancePath + '/data/relationships/account/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -5110,14 +5144,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err263];
+                              vErrors = [err265];
                             } else {
-                              vErrors.push(err263);
+                              vErrors.push(err265);
                             }
                             errors++;
                           }
                           if (data230 < 1 || isNaN(data230)) {
-                            const err264 = {
+                            const err266 = {
                               instancePath: instancePath + '/data/relationships/account/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -5126,9 +5160,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err264];
+                              vErrors = [err266];
                             } else {
-                              vErrors.push(err264);
+                              vErrors.push(err266);
                             }
                             errors++;
                           }
@@ -5139,7 +5173,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs473 = errors;
                           if (typeof data230 === 'string') {
                             if (!pattern0.test(data230)) {
-                              const err265 = {
+                              const err267 = {
                                 instancePath: instancePath + '/data/relationships/account/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -5148,14 +5182,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err265];
+                                vErrors = [err267];
                               } else {
-                                vErrors.push(err265);
+                                vErrors.push(err267);
                               }
                               errors++;
                             }
                           } else {
-                            const err266 = {
+                            const err268 = {
                               instancePath: instancePath + '/data/relationships/account/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -5164,9 +5198,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err266];
+                              vErrors = [err268];
                             } else {
-                              vErrors.push(err266);
+                              vErrors.push(err268);
                             }
                             errors++;
                           }
@@ -5174,7 +5208,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid23 = valid23 || _valid1;
                         }
                         if (!valid23) {
-                          const err267 = {
+                          const err269 = {
                             instancePath: instancePath + '/data/relationships/account/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf',
@@ -5183,9 +5217,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err267];
+                            vErrors = [err269];
                           } else {
-                            vErrors.push(err267);
+                            vErrors.push(err269);
                           }
                           errors++;
                         } else {
@@ -5202,7 +5236,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data228.meta !== undefined) {
                         let data231 = data228.meta;
                         if (!(data231 && typeof data231 == 'object' && !Array.isArray(data231))) {
-                          const err268 = {
+                          const err270 = {
                             instancePath: instancePath + '/data/relationships/account/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/meta/type',
@@ -5211,15 +5245,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err268];
+                            vErrors = [err270];
                           } else {
-                            vErrors.push(err268);
+                            vErrors.push(err270);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err269 = {
+                      const err271 = {
                         instancePath: instancePath + '/data/relationships/account/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/type',
@@ -5228,9 +5262,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err269];
+                        vErrors = [err271];
                       } else {
-                        vErrors.push(err269);
+                        vErrors.push(err271);
                       }
                       errors++;
                     }
@@ -5238,7 +5272,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid21 = valid21 || _valid0;
                   }
                   if (!valid21) {
-                    const err270 = {
+                    const err272 = {
                       instancePath: instancePath + '/data/relationships/account/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/account/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -5246,9 +5280,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err270];
+                      vErrors = [err272];
                     } else {
-                      vErrors.push(err270);
+                      vErrors.push(err272);
                     }
                     errors++;
                   } else {
@@ -5265,7 +5299,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data227.meta !== undefined) {
                   let data232 = data227.meta;
                   if (!(data232 && typeof data232 == 'object' && !Array.isArray(data232))) {
-                    const err271 = {
+                    const err273 = {
                       instancePath: instancePath + '/data/relationships/account/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/account/properties/meta/type',
                       keyword: 'type',
@@ -5273,15 +5307,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err271];
+                      vErrors = [err273];
                     } else {
-                      vErrors.push(err271);
+                      vErrors.push(err273);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err272 = {
+                const err274 = {
                   instancePath: instancePath + '/data/relationships/account',
                   schemaPath: '#/properties/data/properties/relationships/properties/account/type',
                   keyword: 'type',
@@ -5289,9 +5323,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err272];
+                  vErrors = [err274];
                 } else {
-                  vErrors.push(err272);
+                  vErrors.push(err274);
                 }
                 errors++;
               }
@@ -5300,7 +5334,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data233 = data226.owner;
               if (data233 && typeof data233 == 'object' && !Array.isArray(data233)) {
                 if (data233.data === undefined) {
-                  const err273 = {
+                  const err275 = {
                     instancePath: instancePath + '/data/relationships/owner',
                     schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
                     keyword: 'required',
@@ -5308,15 +5342,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err273];
+                    vErrors = [err275];
                   } else {
-                    vErrors.push(err273);
+                    vErrors.push(err275);
                   }
                   errors++;
                 }
                 for (const key5 in data233) {
                   if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err274 = {
+                    const err276 = {
                       instancePath: instancePath + '/data/relationships/owner',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
                       keyword: 'additionalProperties',
@@ -5324,9 +5358,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err274];
+                      vErrors = [err276];
                     } else {
-                      vErrors.push(err274);
+                      vErrors.push(err276);
                     }
                     errors++;
                   }
@@ -5337,7 +5371,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid25 = false;
                   const _errs484 = errors;
                   if (data234 !== null) {
-                    const err275 = {
+                    const err277 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
@@ -5346,9 +5380,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err275];
+                      vErrors = [err277];
                     } else {
-                      vErrors.push(err275);
+                      vErrors.push(err277);
                     }
                     errors++;
                   }
@@ -5358,7 +5392,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs486 = errors;
                     if (data234 && typeof data234 == 'object' && !Array.isArray(data234)) {
                       if (data234.type === undefined) {
-                        const err276 = {
+                        const err278 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -5367,14 +5401,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err276];
+                          vErrors = [err278];
                         } else {
-                          vErrors.push(err276);
+                          vErrors.push(err278);
                         }
                         errors++;
                       }
                       if (data234.id === undefined) {
-                        const err277 = {
+                        const err279 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -5383,15 +5417,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err277];
+                          vErrors = [err279];
                         } else {
-                          vErrors.push(err277);
+                          vErrors.push(err279);
                         }
                         errors++;
                       }
                       for (const key6 in data234) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err278 = {
+                          const err280 = {
                             instancePath: instancePath + '/data/relationships/owner/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
@@ -5400,16 +5434,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err278];
+                            vErrors = [err280];
                           } else {
-                            vErrors.push(err278);
+                            vErrors.push(err280);
                           }
                           errors++;
                         }
                       }
                       if (data234.type !== undefined) {
                         if ('user' !== data234.type) {
-                          const err279 = {
+                          const err281 = {
                             instancePath: instancePath + '/data/relationships/owner/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
@@ -5418,9 +5452,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err279];
+                            vErrors = [err281];
                           } else {
-                            vErrors.push(err279);
+                            vErrors.push(err281);
                           }
                           errors++;
                         }
@@ -5431,7 +5465,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid27 = false;
                         const _errs492 = errors;
                         if (!(typeof data236 == 'number' && !(data236 % 1) && !isNaN(data236) && isFinite(data236))) {
-                          const err280 = {
+                          const err282 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -5440,15 +5474,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err280];
+                            vErrors = [err282];
                           } else {
-                            vErrors.push(err280);
+                            vErrors.push(err282);
                           }
                           errors++;
                         }
                         if (typeof data236 == 'number' && isFinite(data236)) {
                           if (data236 > 9007199254740991 || isNaN(data236)) {
-                            const err281 = {
+                            const err283 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -5457,14 +5491,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err281];
+                              vErrors = [err283];
                             } else {
-                              vErrors.push(err281);
+                              vErrors.push(err283);
                             }
                             errors++;
                           }
                           if (data236 < 1 || isNaN(data236)) {
-                            const err282 = {
+                            const err284 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -5473,9 +5507,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err282];
+                              vErrors = [err284];
                             } else {
-                              vErrors.push(err282);
+                              vErrors.push(err284);
                             }
                             errors++;
                           }
@@ -5486,7 +5520,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs494 = errors;
                           if (typeof data236 === 'string') {
                             if (!pattern0.test(data236)) {
-                              const err283 = {
+                              const err285 = {
                                 instancePath: instancePath + '/data/relationships/owner/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -5495,14 +5529,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err283];
+                                vErrors = [err285];
                               } else {
-                                vErrors.push(err283);
+                                vErrors.push(err285);
                               }
                               errors++;
                             }
                           } else {
-                            const err284 = {
+                            const err286 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -5511,9 +5545,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err284];
+                              vErrors = [err286];
                             } else {
-                              vErrors.push(err284);
+                              vErrors.push(err286);
                             }
                             errors++;
                           }
@@ -5521,7 +5555,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid27 = valid27 || _valid3;
                         }
                         if (!valid27) {
-                          const err285 = {
+                          const err287 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
@@ -5530,9 +5564,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err285];
+                            vErrors = [err287];
                           } else {
-                            vErrors.push(err285);
+                            vErrors.push(err287);
                           }
                           errors++;
                         } else {
@@ -5549,7 +5583,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data234.meta !== undefined) {
                         let data237 = data234.meta;
                         if (!(data237 && typeof data237 == 'object' && !Array.isArray(data237))) {
-                          const err286 = {
+                          const err288 = {
                             instancePath: instancePath + '/data/relationships/owner/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
@@ -5558,15 +5592,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err286];
+                            vErrors = [err288];
                           } else {
-                            vErrors.push(err286);
+                            vErrors.push(err288);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err287 = {
+                      const err289 = {
                         instancePath: instancePath + '/data/relationships/owner/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
@@ -5575,9 +5609,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err287];
+                        vErrors = [err289];
                       } else {
-                        vErrors.push(err287);
+                        vErrors.push(err289);
                       }
                       errors++;
                     }
@@ -5585,7 +5619,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid25 = valid25 || _valid2;
                   }
                   if (!valid25) {
-                    const err288 = {
+                    const err290 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -5593,9 +5627,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err288];
+                      vErrors = [err290];
                     } else {
-                      vErrors.push(err288);
+                      vErrors.push(err290);
                     }
                     errors++;
                   } else {
@@ -5612,7 +5646,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data233.meta !== undefined) {
                   let data238 = data233.meta;
                   if (!(data238 && typeof data238 == 'object' && !Array.isArray(data238))) {
-                    const err289 = {
+                    const err291 = {
                       instancePath: instancePath + '/data/relationships/owner/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
                       keyword: 'type',
@@ -5620,15 +5654,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err289];
+                      vErrors = [err291];
                     } else {
-                      vErrors.push(err289);
+                      vErrors.push(err291);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err290 = {
+                const err292 = {
                   instancePath: instancePath + '/data/relationships/owner',
                   schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
                   keyword: 'type',
@@ -5636,9 +5670,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err290];
+                  vErrors = [err292];
                 } else {
-                  vErrors.push(err290);
+                  vErrors.push(err292);
                 }
                 errors++;
               }
@@ -5647,7 +5681,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data239 = data226.persona;
               if (data239 && typeof data239 == 'object' && !Array.isArray(data239)) {
                 if (data239.data === undefined) {
-                  const err291 = {
+                  const err293 = {
                     instancePath: instancePath + '/data/relationships/persona',
                     schemaPath: '#/properties/data/properties/relationships/properties/persona/required',
                     keyword: 'required',
@@ -5655,15 +5689,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err291];
+                    vErrors = [err293];
                   } else {
-                    vErrors.push(err291);
+                    vErrors.push(err293);
                   }
                   errors++;
                 }
                 for (const key7 in data239) {
                   if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err292 = {
+                    const err294 = {
                       instancePath: instancePath + '/data/relationships/persona',
                       schemaPath: '#/properties/data/properties/relationships/properties/persona/additionalProperties',
                       keyword: 'additionalProperties',
@@ -5671,9 +5705,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err292];
+                      vErrors = [err294];
                     } else {
-                      vErrors.push(err292);
+                      vErrors.push(err294);
                     }
                     errors++;
                   }
@@ -5684,7 +5718,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid29 = false;
                   const _errs505 = errors;
                   if (data240 !== null) {
-                    const err293 = {
+                    const err295 = {
                       instancePath: instancePath + '/data/relationships/persona/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/0/type',
@@ -5693,9 +5727,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err293];
+                      vErrors = [err295];
                     } else {
-                      vErrors.push(err293);
+                      vErrors.push(err295);
                     }
                     errors++;
                   }
@@ -5705,7 +5739,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs507 = errors;
                     if (data240 && typeof data240 == 'object' && !Array.isArray(data240)) {
                       if (data240.type === undefined) {
-                        const err294 = {
+                        const err296 = {
                           instancePath: instancePath + '/data/relationships/persona/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/required',
@@ -5714,14 +5748,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err294];
+                          vErrors = [err296];
                         } else {
-                          vErrors.push(err294);
+                          vErrors.push(err296);
                         }
                         errors++;
                       }
                       if (data240.id === undefined) {
-                        const err295 = {
+                        const err297 = {
                           instancePath: instancePath + '/data/relationships/persona/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/required',
@@ -5730,15 +5764,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err295];
+                          vErrors = [err297];
                         } else {
-                          vErrors.push(err295);
+                          vErrors.push(err297);
                         }
                         errors++;
                       }
                       for (const key8 in data240) {
                         if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err296 = {
+                          const err298 = {
                             instancePath: instancePath + '/data/relationships/persona/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/additionalProperties',
@@ -5747,16 +5781,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err296];
+                            vErrors = [err298];
                           } else {
-                            vErrors.push(err296);
+                            vErrors.push(err298);
                           }
                           errors++;
                         }
                       }
                       if (data240.type !== undefined) {
                         if ('persona' !== data240.type) {
-                          const err297 = {
+                          const err299 = {
                             instancePath: instancePath + '/data/relationships/persona/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/type/const',
@@ -5765,9 +5799,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err297];
+                            vErrors = [err299];
                           } else {
-                            vErrors.push(err297);
+                            vErrors.push(err299);
                           }
                           errors++;
                         }
@@ -5778,7 +5812,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid31 = false;
                         const _errs513 = errors;
                         if (!(typeof data242 == 'number' && !(data242 % 1) && !isNaN(data242) && isFinite(data242))) {
-                          const err298 = {
+                          const err300 = {
                             instancePath: instancePath + '/data/relationships/persona/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -5787,15 +5821,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err298];
+                            vErrors = [err300];
                           } else {
-                            vErrors.push(err298);
+                            vErrors.push(err300);
                           }
                           errors++;
                         }
                         if (typeof data242 == 'number' && isFinite(data242)) {
                           if (data242 > 9007199254740991 || isNaN(data242)) {
-                            const err299 = {
+                            const err301 = {
                               instancePath: instancePath + '/data/relationships/persona/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -5804,14 +5838,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err299];
+                              vErrors = [err301];
                             } else {
-                              vErrors.push(err299);
+                              vErrors.push(err301);
                             }
                             errors++;
                           }
                           if (data242 < 1 || isNaN(data242)) {
-                            const err300 = {
+                            const err302 = {
                               instancePath: instancePath + '/data/relationships/persona/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -5820,9 +5854,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err300];
+                              vErrors = [err302];
                             } else {
-                              vErrors.push(err300);
+                              vErrors.push(err302);
                             }
                             errors++;
                           }
@@ -5833,7 +5867,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs515 = errors;
                           if (typeof data242 === 'string') {
                             if (!pattern0.test(data242)) {
-                              const err301 = {
+                              const err303 = {
                                 instancePath: instancePath + '/data/relationships/persona/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -5842,14 +5876,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err301];
+                                vErrors = [err303];
                               } else {
-                                vErrors.push(err301);
+                                vErrors.push(err303);
                               }
                               errors++;
                             }
                           } else {
-                            const err302 = {
+                            const err304 = {
                               instancePath: instancePath + '/data/relationships/persona/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -5858,9 +5892,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err302];
+                              vErrors = [err304];
                             } else {
-                              vErrors.push(err302);
+                              vErrors.push(err304);
                             }
                             errors++;
                           }
@@ -5868,7 +5902,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid31 = valid31 || _valid5;
                         }
                         if (!valid31) {
-                          const err303 = {
+                          const err305 = {
                             instancePath: instancePath + '/data/relationships/persona/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf',
@@ -5877,9 +5911,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err303];
+                            vErrors = [err305];
                           } else {
-                            vErrors.push(err303);
+                            vErrors.push(err305);
                           }
                           errors++;
                         } else {
@@ -5896,7 +5930,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data240.meta !== undefined) {
                         let data243 = data240.meta;
                         if (!(data243 && typeof data243 == 'object' && !Array.isArray(data243))) {
-                          const err304 = {
+                          const err306 = {
                             instancePath: instancePath + '/data/relationships/persona/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/meta/type',
@@ -5905,15 +5939,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err304];
+                            vErrors = [err306];
                           } else {
-                            vErrors.push(err304);
+                            vErrors.push(err306);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err305 = {
+                      const err307 = {
                         instancePath: instancePath + '/data/relationships/persona/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/type',
@@ -5922,9 +5956,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err305];
+                        vErrors = [err307];
                       } else {
-                        vErrors.push(err305);
+                        vErrors.push(err307);
                       }
                       errors++;
                     }
@@ -5932,7 +5966,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid29 = valid29 || _valid4;
                   }
                   if (!valid29) {
-                    const err306 = {
+                    const err308 = {
                       instancePath: instancePath + '/data/relationships/persona/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -5940,9 +5974,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err306];
+                      vErrors = [err308];
                     } else {
-                      vErrors.push(err306);
+                      vErrors.push(err308);
                     }
                     errors++;
                   } else {
@@ -5959,7 +5993,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data239.meta !== undefined) {
                   let data244 = data239.meta;
                   if (!(data244 && typeof data244 == 'object' && !Array.isArray(data244))) {
-                    const err307 = {
+                    const err309 = {
                       instancePath: instancePath + '/data/relationships/persona/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/persona/properties/meta/type',
                       keyword: 'type',
@@ -5967,15 +6001,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err307];
+                      vErrors = [err309];
                     } else {
-                      vErrors.push(err307);
+                      vErrors.push(err309);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err308 = {
+                const err310 = {
                   instancePath: instancePath + '/data/relationships/persona',
                   schemaPath: '#/properties/data/properties/relationships/properties/persona/type',
                   keyword: 'type',
@@ -5983,9 +6017,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err308];
+                  vErrors = [err310];
                 } else {
-                  vErrors.push(err308);
+                  vErrors.push(err310);
                 }
                 errors++;
               }
@@ -5994,7 +6028,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data245 = data226.stage;
               if (data245 && typeof data245 == 'object' && !Array.isArray(data245)) {
                 if (data245.data === undefined) {
-                  const err309 = {
+                  const err311 = {
                     instancePath: instancePath + '/data/relationships/stage',
                     schemaPath: '#/properties/data/properties/relationships/properties/stage/required',
                     keyword: 'required',
@@ -6002,15 +6036,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err309];
+                    vErrors = [err311];
                   } else {
-                    vErrors.push(err309);
+                    vErrors.push(err311);
                   }
                   errors++;
                 }
                 for (const key9 in data245) {
                   if (!(key9 === 'data' || key9 === 'meta')) {
-                    const err310 = {
+                    const err312 = {
                       instancePath: instancePath + '/data/relationships/stage',
                       schemaPath: '#/properties/data/properties/relationships/properties/stage/additionalProperties',
                       keyword: 'additionalProperties',
@@ -6018,9 +6052,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err310];
+                      vErrors = [err312];
                     } else {
-                      vErrors.push(err310);
+                      vErrors.push(err312);
                     }
                     errors++;
                   }
@@ -6031,7 +6065,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid33 = false;
                   const _errs526 = errors;
                   if (data246 !== null) {
-                    const err311 = {
+                    const err313 = {
                       instancePath: instancePath + '/data/relationships/stage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/0/type',
@@ -6040,9 +6074,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err311];
+                      vErrors = [err313];
                     } else {
-                      vErrors.push(err311);
+                      vErrors.push(err313);
                     }
                     errors++;
                   }
@@ -6052,7 +6086,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs528 = errors;
                     if (data246 && typeof data246 == 'object' && !Array.isArray(data246)) {
                       if (data246.type === undefined) {
-                        const err312 = {
+                        const err314 = {
                           instancePath: instancePath + '/data/relationships/stage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/required',
@@ -6061,14 +6095,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err312];
+                          vErrors = [err314];
                         } else {
-                          vErrors.push(err312);
+                          vErrors.push(err314);
                         }
                         errors++;
                       }
                       if (data246.id === undefined) {
-                        const err313 = {
+                        const err315 = {
                           instancePath: instancePath + '/data/relationships/stage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/required',
@@ -6077,15 +6111,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err313];
+                          vErrors = [err315];
                         } else {
-                          vErrors.push(err313);
+                          vErrors.push(err315);
                         }
                         errors++;
                       }
                       for (const key10 in data246) {
                         if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
-                          const err314 = {
+                          const err316 = {
                             instancePath: instancePath + '/data/relationships/stage/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/additionalProperties',
@@ -6094,16 +6128,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err314];
+                            vErrors = [err316];
                           } else {
-                            vErrors.push(err314);
+                            vErrors.push(err316);
                           }
                           errors++;
                         }
                       }
                       if (data246.type !== undefined) {
                         if ('stage' !== data246.type) {
-                          const err315 = {
+                          const err317 = {
                             instancePath: instancePath + '/data/relationships/stage/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/type/const',
@@ -6112,9 +6146,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err315];
+                            vErrors = [err317];
                           } else {
-                            vErrors.push(err315);
+                            vErrors.push(err317);
                           }
                           errors++;
                         }
@@ -6125,7 +6159,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid35 = false;
                         const _errs534 = errors;
                         if (!(typeof data248 == 'number' && !(data248 % 1) && !isNaN(data248) && isFinite(data248))) {
-                          const err316 = {
+                          const err318 = {
                             instancePath: instancePath + '/data/relationships/stage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -6134,15 +6168,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err316];
+                            vErrors = [err318];
                           } else {
-                            vErrors.push(err316);
+                            vErrors.push(err318);
                           }
                           errors++;
                         }
                         if (typeof data248 == 'number' && isFinite(data248)) {
                           if (data248 > 9007199254740991 || isNaN(data248)) {
-                            const err317 = {
+                            const err319 = {
                               instancePath: instancePath + '/data/relationships/stage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -6151,14 +6185,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err317];
+                              vErrors = [err319];
                             } else {
-                              vErrors.push(err317);
+                              vErrors.push(err319);
                             }
                             errors++;
                           }
                           if (data248 < 1 || isNaN(data248)) {
-                            const err318 = {
+                            const err320 = {
                               instancePath: instancePath + '/data/relationships/stage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -6167,9 +6201,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err318];
+                              vErrors = [err320];
                             } else {
-                              vErrors.push(err318);
+                              vErrors.push(err320);
                             }
                             errors++;
                           }
@@ -6180,7 +6214,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs536 = errors;
                           if (typeof data248 === 'string') {
                             if (!pattern0.test(data248)) {
-                              const err319 = {
+                              const err321 = {
                                 instancePath: instancePath + '/data/relationships/stage/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -6189,14 +6223,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err319];
+                                vErrors = [err321];
                               } else {
-                                vErrors.push(err319);
+                                vErrors.push(err321);
                               }
                               errors++;
                             }
                           } else {
-                            const err320 = {
+                            const err322 = {
                               instancePath: instancePath + '/data/relationships/stage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -6205,9 +6239,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err320];
+                              vErrors = [err322];
                             } else {
-                              vErrors.push(err320);
+                              vErrors.push(err322);
                             }
                             errors++;
                           }
@@ -6215,7 +6249,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid35 = valid35 || _valid7;
                         }
                         if (!valid35) {
-                          const err321 = {
+                          const err323 = {
                             instancePath: instancePath + '/data/relationships/stage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf',
@@ -6224,9 +6258,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err321];
+                            vErrors = [err323];
                           } else {
-                            vErrors.push(err321);
+                            vErrors.push(err323);
                           }
                           errors++;
                         } else {
@@ -6243,7 +6277,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data246.meta !== undefined) {
                         let data249 = data246.meta;
                         if (!(data249 && typeof data249 == 'object' && !Array.isArray(data249))) {
-                          const err322 = {
+                          const err324 = {
                             instancePath: instancePath + '/data/relationships/stage/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/meta/type',
@@ -6252,15 +6286,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err322];
+                            vErrors = [err324];
                           } else {
-                            vErrors.push(err322);
+                            vErrors.push(err324);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err323 = {
+                      const err325 = {
                         instancePath: instancePath + '/data/relationships/stage/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/type',
@@ -6269,9 +6303,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err323];
+                        vErrors = [err325];
                       } else {
-                        vErrors.push(err323);
+                        vErrors.push(err325);
                       }
                       errors++;
                     }
@@ -6279,7 +6313,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid33 = valid33 || _valid6;
                   }
                   if (!valid33) {
-                    const err324 = {
+                    const err326 = {
                       instancePath: instancePath + '/data/relationships/stage/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -6287,9 +6321,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err324];
+                      vErrors = [err326];
                     } else {
-                      vErrors.push(err324);
+                      vErrors.push(err326);
                     }
                     errors++;
                   } else {
@@ -6306,7 +6340,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data245.meta !== undefined) {
                   let data250 = data245.meta;
                   if (!(data250 && typeof data250 == 'object' && !Array.isArray(data250))) {
-                    const err325 = {
+                    const err327 = {
                       instancePath: instancePath + '/data/relationships/stage/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/stage/properties/meta/type',
                       keyword: 'type',
@@ -6314,15 +6348,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err325];
+                      vErrors = [err327];
                     } else {
-                      vErrors.push(err325);
+                      vErrors.push(err327);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err326 = {
+                const err328 = {
                   instancePath: instancePath + '/data/relationships/stage',
                   schemaPath: '#/properties/data/properties/relationships/properties/stage/type',
                   keyword: 'type',
@@ -6330,53 +6364,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err326];
+                  vErrors = [err328];
                 } else {
-                  vErrors.push(err326);
+                  vErrors.push(err328);
                 }
                 errors++;
               }
             }
           } else {
-            const err327 = {
+            const err329 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err327];
-            } else {
-              vErrors.push(err327);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data251 = data0.meta;
-          if (!(data251 && typeof data251 == 'object' && !Array.isArray(data251))) {
-            const err328 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err328];
-            } else {
-              vErrors.push(err328);
-            }
-            errors++;
-          }
-        }
-        if (data0.links !== undefined) {
-          let data252 = data0.links;
-          if (!(data252 && typeof data252 == 'object' && !Array.isArray(data252))) {
-            const err329 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -6389,8 +6387,44 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.meta !== undefined) {
+          let data251 = data0.meta;
+          if (!(data251 && typeof data251 == 'object' && !Array.isArray(data251))) {
+            const err330 = {
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err330];
+            } else {
+              vErrors.push(err330);
+            }
+            errors++;
+          }
+        }
+        if (data0.links !== undefined) {
+          let data252 = data0.links;
+          if (!(data252 && typeof data252 == 'object' && !Array.isArray(data252))) {
+            const err331 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err331];
+            } else {
+              vErrors.push(err331);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err330 = {
+        const err332 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -6398,15 +6432,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err330];
+          vErrors = [err332];
         } else {
-          vErrors.push(err330);
+          vErrors.push(err332);
         }
         errors++;
       }
     }
   } else {
-    const err331 = {
+    const err333 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -6414,9 +6448,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err331];
+      vErrors = [err333];
     } else {
-      vErrors.push(err331);
+      vErrors.push(err333);
     }
     errors++;
   }
@@ -6461,7 +6495,7 @@ const schema12 = {
             },
             availableAt: { type: ['string', 'null'], format: 'date-time' },
             callOptedOut: { type: ['boolean', 'null'] },
-            callsOptStatus: { type: ['string', 'null'] },
+            callsOptStatus: { type: ['string', 'null'], enum: ['opted_in', 'opted_out', 'null', null] },
             campaignName: { type: ['string', 'null'] },
             company: { type: ['string', 'null'], maxLength: 255 },
             custom1: { type: ['string', 'null'], maxLength: 32000 },
@@ -6622,7 +6656,7 @@ const schema12 = {
               items: { type: 'string', format: 'email', maxLength: 255 },
               maxItems: 1000,
             },
-            emailsOptStatus: { type: ['string', 'null'] },
+            emailsOptStatus: { type: ['string', 'null'], enum: ['opted_in', 'opted_out', 'null', null] },
             eventName: { type: ['string', 'null'] },
             externalId: { type: ['string', 'null'] },
             externalOwner: { type: ['string', 'null'] },
@@ -7341,16 +7375,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.campaignName !== undefined) {
-              let data17 = data3.campaignName;
-              if (typeof data17 !== 'string' && data17 !== null) {
+              if (!(data16 === 'opted_in' || data16 === 'opted_out' || data16 === 'null' || data16 === null)) {
                 const err30 = {
-                  instancePath: instancePath + '/data/attributes/campaignName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/campaignName/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.campaignName.type },
-                  message: 'must be string,null',
+                  instancePath: instancePath + '/data/attributes/callsOptStatus',
+                  schemaPath: '#/properties/data/properties/attributes/properties/callsOptStatus/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema12.properties.data.properties.attributes.properties.callsOptStatus.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err30];
@@ -7360,14 +7393,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.company !== undefined) {
-              let data18 = data3.company;
-              if (typeof data18 !== 'string' && data18 !== null) {
+            if (data3.campaignName !== undefined) {
+              let data17 = data3.campaignName;
+              if (typeof data17 !== 'string' && data17 !== null) {
                 const err31 = {
-                  instancePath: instancePath + '/data/attributes/company',
-                  schemaPath: '#/properties/data/properties/attributes/properties/company/type',
+                  instancePath: instancePath + '/data/attributes/campaignName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/campaignName/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.company.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.campaignName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7377,9 +7410,27 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data3.company !== undefined) {
+              let data18 = data3.company;
+              if (typeof data18 !== 'string' && data18 !== null) {
+                const err32 = {
+                  instancePath: instancePath + '/data/attributes/company',
+                  schemaPath: '#/properties/data/properties/attributes/properties/company/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.company.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err32];
+                } else {
+                  vErrors.push(err32);
+                }
+                errors++;
+              }
               if (typeof data18 === 'string') {
                 if (func3(data18) > 255) {
-                  const err32 = {
+                  const err33 = {
                     instancePath: instancePath + '/data/attributes/company',
                     schemaPath: '#/properties/data/properties/attributes/properties/company/maxLength',
                     keyword: 'maxLength',
@@ -7387,9 +7438,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err32];
+                    vErrors = [err33];
                   } else {
-                    vErrors.push(err32);
+                    vErrors.push(err33);
                   }
                   errors++;
                 }
@@ -7398,7 +7449,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.custom1 !== undefined) {
               let data19 = data3.custom1;
               if (typeof data19 !== 'string' && data19 !== null) {
-                const err33 = {
+                const err34 = {
                   instancePath: instancePath + '/data/attributes/custom1',
                   schemaPath: '#/properties/data/properties/attributes/properties/custom1/type',
                   keyword: 'type',
@@ -7406,15 +7457,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err33];
+                  vErrors = [err34];
                 } else {
-                  vErrors.push(err33);
+                  vErrors.push(err34);
                 }
                 errors++;
               }
               if (typeof data19 === 'string') {
                 if (func3(data19) > 32000) {
-                  const err34 = {
+                  const err35 = {
                     instancePath: instancePath + '/data/attributes/custom1',
                     schemaPath: '#/properties/data/properties/attributes/properties/custom1/maxLength',
                     keyword: 'maxLength',
@@ -7422,9 +7473,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 32000 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err34];
+                    vErrors = [err35];
                   } else {
-                    vErrors.push(err34);
+                    vErrors.push(err35);
                   }
                   errors++;
                 }
@@ -7433,29 +7484,11 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.custom10 !== undefined) {
               let data20 = data3.custom10;
               if (typeof data20 !== 'string' && data20 !== null) {
-                const err35 = {
+                const err36 = {
                   instancePath: instancePath + '/data/attributes/custom10',
                   schemaPath: '#/properties/data/properties/attributes/properties/custom10/type',
                   keyword: 'type',
                   params: { type: schema12.properties.data.properties.attributes.properties.custom10.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err35];
-                } else {
-                  vErrors.push(err35);
-                }
-                errors++;
-              }
-            }
-            if (data3.custom100 !== undefined) {
-              let data21 = data3.custom100;
-              if (typeof data21 !== 'string' && data21 !== null) {
-                const err36 = {
-                  instancePath: instancePath + '/data/attributes/custom100',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom100/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom100.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7466,14 +7499,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom101 !== undefined) {
-              let data22 = data3.custom101;
-              if (typeof data22 !== 'string' && data22 !== null) {
+            if (data3.custom100 !== undefined) {
+              let data21 = data3.custom100;
+              if (typeof data21 !== 'string' && data21 !== null) {
                 const err37 = {
-                  instancePath: instancePath + '/data/attributes/custom101',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom101/type',
+                  instancePath: instancePath + '/data/attributes/custom100',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom100/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom101.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom100.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7484,14 +7517,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom102 !== undefined) {
-              let data23 = data3.custom102;
-              if (typeof data23 !== 'string' && data23 !== null) {
+            if (data3.custom101 !== undefined) {
+              let data22 = data3.custom101;
+              if (typeof data22 !== 'string' && data22 !== null) {
                 const err38 = {
-                  instancePath: instancePath + '/data/attributes/custom102',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom102/type',
+                  instancePath: instancePath + '/data/attributes/custom101',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom101/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom102.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom101.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7502,14 +7535,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom103 !== undefined) {
-              let data24 = data3.custom103;
-              if (typeof data24 !== 'string' && data24 !== null) {
+            if (data3.custom102 !== undefined) {
+              let data23 = data3.custom102;
+              if (typeof data23 !== 'string' && data23 !== null) {
                 const err39 = {
-                  instancePath: instancePath + '/data/attributes/custom103',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom103/type',
+                  instancePath: instancePath + '/data/attributes/custom102',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom102/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom103.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom102.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7520,14 +7553,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom104 !== undefined) {
-              let data25 = data3.custom104;
-              if (typeof data25 !== 'string' && data25 !== null) {
+            if (data3.custom103 !== undefined) {
+              let data24 = data3.custom103;
+              if (typeof data24 !== 'string' && data24 !== null) {
                 const err40 = {
-                  instancePath: instancePath + '/data/attributes/custom104',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom104/type',
+                  instancePath: instancePath + '/data/attributes/custom103',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom103/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom104.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom103.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7538,14 +7571,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom105 !== undefined) {
-              let data26 = data3.custom105;
-              if (typeof data26 !== 'string' && data26 !== null) {
+            if (data3.custom104 !== undefined) {
+              let data25 = data3.custom104;
+              if (typeof data25 !== 'string' && data25 !== null) {
                 const err41 = {
-                  instancePath: instancePath + '/data/attributes/custom105',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom105/type',
+                  instancePath: instancePath + '/data/attributes/custom104',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom104/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom105.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom104.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7556,14 +7589,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom106 !== undefined) {
-              let data27 = data3.custom106;
-              if (typeof data27 !== 'string' && data27 !== null) {
+            if (data3.custom105 !== undefined) {
+              let data26 = data3.custom105;
+              if (typeof data26 !== 'string' && data26 !== null) {
                 const err42 = {
-                  instancePath: instancePath + '/data/attributes/custom106',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom106/type',
+                  instancePath: instancePath + '/data/attributes/custom105',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom105/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom106.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom105.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7574,14 +7607,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom107 !== undefined) {
-              let data28 = data3.custom107;
-              if (typeof data28 !== 'string' && data28 !== null) {
+            if (data3.custom106 !== undefined) {
+              let data27 = data3.custom106;
+              if (typeof data27 !== 'string' && data27 !== null) {
                 const err43 = {
-                  instancePath: instancePath + '/data/attributes/custom107',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom107/type',
+                  instancePath: instancePath + '/data/attributes/custom106',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom106/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom107.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom106.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7592,14 +7625,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom108 !== undefined) {
-              let data29 = data3.custom108;
-              if (typeof data29 !== 'string' && data29 !== null) {
+            if (data3.custom107 !== undefined) {
+              let data28 = data3.custom107;
+              if (typeof data28 !== 'string' && data28 !== null) {
                 const err44 = {
-                  instancePath: instancePath + '/data/attributes/custom108',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom108/type',
+                  instancePath: instancePath + '/data/attributes/custom107',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom107/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom108.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom107.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7610,14 +7643,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom109 !== undefined) {
-              let data30 = data3.custom109;
-              if (typeof data30 !== 'string' && data30 !== null) {
+            if (data3.custom108 !== undefined) {
+              let data29 = data3.custom108;
+              if (typeof data29 !== 'string' && data29 !== null) {
                 const err45 = {
-                  instancePath: instancePath + '/data/attributes/custom109',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom109/type',
+                  instancePath: instancePath + '/data/attributes/custom108',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom108/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom109.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom108.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7628,14 +7661,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom11 !== undefined) {
-              let data31 = data3.custom11;
-              if (typeof data31 !== 'string' && data31 !== null) {
+            if (data3.custom109 !== undefined) {
+              let data30 = data3.custom109;
+              if (typeof data30 !== 'string' && data30 !== null) {
                 const err46 = {
-                  instancePath: instancePath + '/data/attributes/custom11',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom11/type',
+                  instancePath: instancePath + '/data/attributes/custom109',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom109/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom11.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom109.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7646,14 +7679,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom110 !== undefined) {
-              let data32 = data3.custom110;
-              if (typeof data32 !== 'string' && data32 !== null) {
+            if (data3.custom11 !== undefined) {
+              let data31 = data3.custom11;
+              if (typeof data31 !== 'string' && data31 !== null) {
                 const err47 = {
-                  instancePath: instancePath + '/data/attributes/custom110',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom110/type',
+                  instancePath: instancePath + '/data/attributes/custom11',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom11/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom110.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom11.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7664,14 +7697,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom111 !== undefined) {
-              let data33 = data3.custom111;
-              if (typeof data33 !== 'string' && data33 !== null) {
+            if (data3.custom110 !== undefined) {
+              let data32 = data3.custom110;
+              if (typeof data32 !== 'string' && data32 !== null) {
                 const err48 = {
-                  instancePath: instancePath + '/data/attributes/custom111',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom111/type',
+                  instancePath: instancePath + '/data/attributes/custom110',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom110/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom111.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom110.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7682,14 +7715,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom112 !== undefined) {
-              let data34 = data3.custom112;
-              if (typeof data34 !== 'string' && data34 !== null) {
+            if (data3.custom111 !== undefined) {
+              let data33 = data3.custom111;
+              if (typeof data33 !== 'string' && data33 !== null) {
                 const err49 = {
-                  instancePath: instancePath + '/data/attributes/custom112',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom112/type',
+                  instancePath: instancePath + '/data/attributes/custom111',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom111/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom112.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom111.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7700,14 +7733,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom113 !== undefined) {
-              let data35 = data3.custom113;
-              if (typeof data35 !== 'string' && data35 !== null) {
+            if (data3.custom112 !== undefined) {
+              let data34 = data3.custom112;
+              if (typeof data34 !== 'string' && data34 !== null) {
                 const err50 = {
-                  instancePath: instancePath + '/data/attributes/custom113',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom113/type',
+                  instancePath: instancePath + '/data/attributes/custom112',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom112/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom113.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom112.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7718,14 +7751,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom114 !== undefined) {
-              let data36 = data3.custom114;
-              if (typeof data36 !== 'string' && data36 !== null) {
+            if (data3.custom113 !== undefined) {
+              let data35 = data3.custom113;
+              if (typeof data35 !== 'string' && data35 !== null) {
                 const err51 = {
-                  instancePath: instancePath + '/data/attributes/custom114',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom114/type',
+                  instancePath: instancePath + '/data/attributes/custom113',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom113/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom114.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom113.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7736,14 +7769,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom115 !== undefined) {
-              let data37 = data3.custom115;
-              if (typeof data37 !== 'string' && data37 !== null) {
+            if (data3.custom114 !== undefined) {
+              let data36 = data3.custom114;
+              if (typeof data36 !== 'string' && data36 !== null) {
                 const err52 = {
-                  instancePath: instancePath + '/data/attributes/custom115',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom115/type',
+                  instancePath: instancePath + '/data/attributes/custom114',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom114/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom115.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom114.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7754,14 +7787,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom116 !== undefined) {
-              let data38 = data3.custom116;
-              if (typeof data38 !== 'string' && data38 !== null) {
+            if (data3.custom115 !== undefined) {
+              let data37 = data3.custom115;
+              if (typeof data37 !== 'string' && data37 !== null) {
                 const err53 = {
-                  instancePath: instancePath + '/data/attributes/custom116',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom116/type',
+                  instancePath: instancePath + '/data/attributes/custom115',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom115/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom116.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom115.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7772,14 +7805,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom117 !== undefined) {
-              let data39 = data3.custom117;
-              if (typeof data39 !== 'string' && data39 !== null) {
+            if (data3.custom116 !== undefined) {
+              let data38 = data3.custom116;
+              if (typeof data38 !== 'string' && data38 !== null) {
                 const err54 = {
-                  instancePath: instancePath + '/data/attributes/custom117',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom117/type',
+                  instancePath: instancePath + '/data/attributes/custom116',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom116/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom117.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom116.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7790,14 +7823,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom118 !== undefined) {
-              let data40 = data3.custom118;
-              if (typeof data40 !== 'string' && data40 !== null) {
+            if (data3.custom117 !== undefined) {
+              let data39 = data3.custom117;
+              if (typeof data39 !== 'string' && data39 !== null) {
                 const err55 = {
-                  instancePath: instancePath + '/data/attributes/custom118',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom118/type',
+                  instancePath: instancePath + '/data/attributes/custom117',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom117/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom118.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom117.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7808,14 +7841,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom119 !== undefined) {
-              let data41 = data3.custom119;
-              if (typeof data41 !== 'string' && data41 !== null) {
+            if (data3.custom118 !== undefined) {
+              let data40 = data3.custom118;
+              if (typeof data40 !== 'string' && data40 !== null) {
                 const err56 = {
-                  instancePath: instancePath + '/data/attributes/custom119',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom119/type',
+                  instancePath: instancePath + '/data/attributes/custom118',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom118/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom119.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom118.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7826,14 +7859,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom12 !== undefined) {
-              let data42 = data3.custom12;
-              if (typeof data42 !== 'string' && data42 !== null) {
+            if (data3.custom119 !== undefined) {
+              let data41 = data3.custom119;
+              if (typeof data41 !== 'string' && data41 !== null) {
                 const err57 = {
-                  instancePath: instancePath + '/data/attributes/custom12',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom12/type',
+                  instancePath: instancePath + '/data/attributes/custom119',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom119/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom12.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom119.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7844,14 +7877,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom120 !== undefined) {
-              let data43 = data3.custom120;
-              if (typeof data43 !== 'string' && data43 !== null) {
+            if (data3.custom12 !== undefined) {
+              let data42 = data3.custom12;
+              if (typeof data42 !== 'string' && data42 !== null) {
                 const err58 = {
-                  instancePath: instancePath + '/data/attributes/custom120',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom120/type',
+                  instancePath: instancePath + '/data/attributes/custom12',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom12/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom120.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom12.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7862,14 +7895,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom121 !== undefined) {
-              let data44 = data3.custom121;
-              if (typeof data44 !== 'string' && data44 !== null) {
+            if (data3.custom120 !== undefined) {
+              let data43 = data3.custom120;
+              if (typeof data43 !== 'string' && data43 !== null) {
                 const err59 = {
-                  instancePath: instancePath + '/data/attributes/custom121',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom121/type',
+                  instancePath: instancePath + '/data/attributes/custom120',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom120/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom121.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom120.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7880,14 +7913,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom122 !== undefined) {
-              let data45 = data3.custom122;
-              if (typeof data45 !== 'string' && data45 !== null) {
+            if (data3.custom121 !== undefined) {
+              let data44 = data3.custom121;
+              if (typeof data44 !== 'string' && data44 !== null) {
                 const err60 = {
-                  instancePath: instancePath + '/data/attributes/custom122',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom122/type',
+                  instancePath: instancePath + '/data/attributes/custom121',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom121/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom122.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom121.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7898,14 +7931,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom123 !== undefined) {
-              let data46 = data3.custom123;
-              if (typeof data46 !== 'string' && data46 !== null) {
+            if (data3.custom122 !== undefined) {
+              let data45 = data3.custom122;
+              if (typeof data45 !== 'string' && data45 !== null) {
                 const err61 = {
-                  instancePath: instancePath + '/data/attributes/custom123',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom123/type',
+                  instancePath: instancePath + '/data/attributes/custom122',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom122/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom123.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom122.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7916,14 +7949,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom124 !== undefined) {
-              let data47 = data3.custom124;
-              if (typeof data47 !== 'string' && data47 !== null) {
+            if (data3.custom123 !== undefined) {
+              let data46 = data3.custom123;
+              if (typeof data46 !== 'string' && data46 !== null) {
                 const err62 = {
-                  instancePath: instancePath + '/data/attributes/custom124',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom124/type',
+                  instancePath: instancePath + '/data/attributes/custom123',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom123/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom124.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom123.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7934,14 +7967,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom125 !== undefined) {
-              let data48 = data3.custom125;
-              if (typeof data48 !== 'string' && data48 !== null) {
+            if (data3.custom124 !== undefined) {
+              let data47 = data3.custom124;
+              if (typeof data47 !== 'string' && data47 !== null) {
                 const err63 = {
-                  instancePath: instancePath + '/data/attributes/custom125',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom125/type',
+                  instancePath: instancePath + '/data/attributes/custom124',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom124/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom125.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom124.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7952,14 +7985,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom126 !== undefined) {
-              let data49 = data3.custom126;
-              if (typeof data49 !== 'string' && data49 !== null) {
+            if (data3.custom125 !== undefined) {
+              let data48 = data3.custom125;
+              if (typeof data48 !== 'string' && data48 !== null) {
                 const err64 = {
-                  instancePath: instancePath + '/data/attributes/custom126',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom126/type',
+                  instancePath: instancePath + '/data/attributes/custom125',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom125/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom126.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom125.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7970,14 +8003,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom127 !== undefined) {
-              let data50 = data3.custom127;
-              if (typeof data50 !== 'string' && data50 !== null) {
+            if (data3.custom126 !== undefined) {
+              let data49 = data3.custom126;
+              if (typeof data49 !== 'string' && data49 !== null) {
                 const err65 = {
-                  instancePath: instancePath + '/data/attributes/custom127',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom127/type',
+                  instancePath: instancePath + '/data/attributes/custom126',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom126/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom127.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom126.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -7988,14 +8021,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom128 !== undefined) {
-              let data51 = data3.custom128;
-              if (typeof data51 !== 'string' && data51 !== null) {
+            if (data3.custom127 !== undefined) {
+              let data50 = data3.custom127;
+              if (typeof data50 !== 'string' && data50 !== null) {
                 const err66 = {
-                  instancePath: instancePath + '/data/attributes/custom128',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom128/type',
+                  instancePath: instancePath + '/data/attributes/custom127',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom127/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom128.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom127.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8006,14 +8039,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom129 !== undefined) {
-              let data52 = data3.custom129;
-              if (typeof data52 !== 'string' && data52 !== null) {
+            if (data3.custom128 !== undefined) {
+              let data51 = data3.custom128;
+              if (typeof data51 !== 'string' && data51 !== null) {
                 const err67 = {
-                  instancePath: instancePath + '/data/attributes/custom129',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom129/type',
+                  instancePath: instancePath + '/data/attributes/custom128',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom128/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom129.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom128.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8024,14 +8057,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom13 !== undefined) {
-              let data53 = data3.custom13;
-              if (typeof data53 !== 'string' && data53 !== null) {
+            if (data3.custom129 !== undefined) {
+              let data52 = data3.custom129;
+              if (typeof data52 !== 'string' && data52 !== null) {
                 const err68 = {
-                  instancePath: instancePath + '/data/attributes/custom13',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom13/type',
+                  instancePath: instancePath + '/data/attributes/custom129',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom129/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom13.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom129.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8042,14 +8075,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom130 !== undefined) {
-              let data54 = data3.custom130;
-              if (typeof data54 !== 'string' && data54 !== null) {
+            if (data3.custom13 !== undefined) {
+              let data53 = data3.custom13;
+              if (typeof data53 !== 'string' && data53 !== null) {
                 const err69 = {
-                  instancePath: instancePath + '/data/attributes/custom130',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom130/type',
+                  instancePath: instancePath + '/data/attributes/custom13',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom13/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom130.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom13.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8060,14 +8093,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom131 !== undefined) {
-              let data55 = data3.custom131;
-              if (typeof data55 !== 'string' && data55 !== null) {
+            if (data3.custom130 !== undefined) {
+              let data54 = data3.custom130;
+              if (typeof data54 !== 'string' && data54 !== null) {
                 const err70 = {
-                  instancePath: instancePath + '/data/attributes/custom131',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom131/type',
+                  instancePath: instancePath + '/data/attributes/custom130',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom130/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom131.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom130.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8078,14 +8111,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom132 !== undefined) {
-              let data56 = data3.custom132;
-              if (typeof data56 !== 'string' && data56 !== null) {
+            if (data3.custom131 !== undefined) {
+              let data55 = data3.custom131;
+              if (typeof data55 !== 'string' && data55 !== null) {
                 const err71 = {
-                  instancePath: instancePath + '/data/attributes/custom132',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom132/type',
+                  instancePath: instancePath + '/data/attributes/custom131',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom131/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom132.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom131.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8096,14 +8129,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom133 !== undefined) {
-              let data57 = data3.custom133;
-              if (typeof data57 !== 'string' && data57 !== null) {
+            if (data3.custom132 !== undefined) {
+              let data56 = data3.custom132;
+              if (typeof data56 !== 'string' && data56 !== null) {
                 const err72 = {
-                  instancePath: instancePath + '/data/attributes/custom133',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom133/type',
+                  instancePath: instancePath + '/data/attributes/custom132',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom132/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom133.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom132.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8114,14 +8147,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom134 !== undefined) {
-              let data58 = data3.custom134;
-              if (typeof data58 !== 'string' && data58 !== null) {
+            if (data3.custom133 !== undefined) {
+              let data57 = data3.custom133;
+              if (typeof data57 !== 'string' && data57 !== null) {
                 const err73 = {
-                  instancePath: instancePath + '/data/attributes/custom134',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom134/type',
+                  instancePath: instancePath + '/data/attributes/custom133',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom133/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom134.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom133.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8132,14 +8165,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom135 !== undefined) {
-              let data59 = data3.custom135;
-              if (typeof data59 !== 'string' && data59 !== null) {
+            if (data3.custom134 !== undefined) {
+              let data58 = data3.custom134;
+              if (typeof data58 !== 'string' && data58 !== null) {
                 const err74 = {
-                  instancePath: instancePath + '/data/attributes/custom135',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom135/type',
+                  instancePath: instancePath + '/data/attributes/custom134',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom134/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom135.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom134.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8150,14 +8183,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom136 !== undefined) {
-              let data60 = data3.custom136;
-              if (typeof data60 !== 'string' && data60 !== null) {
+            if (data3.custom135 !== undefined) {
+              let data59 = data3.custom135;
+              if (typeof data59 !== 'string' && data59 !== null) {
                 const err75 = {
-                  instancePath: instancePath + '/data/attributes/custom136',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom136/type',
+                  instancePath: instancePath + '/data/attributes/custom135',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom135/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom136.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom135.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8168,14 +8201,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom137 !== undefined) {
-              let data61 = data3.custom137;
-              if (typeof data61 !== 'string' && data61 !== null) {
+            if (data3.custom136 !== undefined) {
+              let data60 = data3.custom136;
+              if (typeof data60 !== 'string' && data60 !== null) {
                 const err76 = {
-                  instancePath: instancePath + '/data/attributes/custom137',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom137/type',
+                  instancePath: instancePath + '/data/attributes/custom136',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom136/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom137.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom136.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8186,14 +8219,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom138 !== undefined) {
-              let data62 = data3.custom138;
-              if (typeof data62 !== 'string' && data62 !== null) {
+            if (data3.custom137 !== undefined) {
+              let data61 = data3.custom137;
+              if (typeof data61 !== 'string' && data61 !== null) {
                 const err77 = {
-                  instancePath: instancePath + '/data/attributes/custom138',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom138/type',
+                  instancePath: instancePath + '/data/attributes/custom137',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom137/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom138.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom137.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8204,14 +8237,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom139 !== undefined) {
-              let data63 = data3.custom139;
-              if (typeof data63 !== 'string' && data63 !== null) {
+            if (data3.custom138 !== undefined) {
+              let data62 = data3.custom138;
+              if (typeof data62 !== 'string' && data62 !== null) {
                 const err78 = {
-                  instancePath: instancePath + '/data/attributes/custom139',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom139/type',
+                  instancePath: instancePath + '/data/attributes/custom138',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom138/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom139.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom138.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8222,14 +8255,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom14 !== undefined) {
-              let data64 = data3.custom14;
-              if (typeof data64 !== 'string' && data64 !== null) {
+            if (data3.custom139 !== undefined) {
+              let data63 = data3.custom139;
+              if (typeof data63 !== 'string' && data63 !== null) {
                 const err79 = {
-                  instancePath: instancePath + '/data/attributes/custom14',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom14/type',
+                  instancePath: instancePath + '/data/attributes/custom139',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom139/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom14.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom139.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8240,14 +8273,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom140 !== undefined) {
-              let data65 = data3.custom140;
-              if (typeof data65 !== 'string' && data65 !== null) {
+            if (data3.custom14 !== undefined) {
+              let data64 = data3.custom14;
+              if (typeof data64 !== 'string' && data64 !== null) {
                 const err80 = {
-                  instancePath: instancePath + '/data/attributes/custom140',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom140/type',
+                  instancePath: instancePath + '/data/attributes/custom14',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom14/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom140.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom14.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8258,14 +8291,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom141 !== undefined) {
-              let data66 = data3.custom141;
-              if (typeof data66 !== 'string' && data66 !== null) {
+            if (data3.custom140 !== undefined) {
+              let data65 = data3.custom140;
+              if (typeof data65 !== 'string' && data65 !== null) {
                 const err81 = {
-                  instancePath: instancePath + '/data/attributes/custom141',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom141/type',
+                  instancePath: instancePath + '/data/attributes/custom140',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom140/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom141.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom140.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8276,14 +8309,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom142 !== undefined) {
-              let data67 = data3.custom142;
-              if (typeof data67 !== 'string' && data67 !== null) {
+            if (data3.custom141 !== undefined) {
+              let data66 = data3.custom141;
+              if (typeof data66 !== 'string' && data66 !== null) {
                 const err82 = {
-                  instancePath: instancePath + '/data/attributes/custom142',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom142/type',
+                  instancePath: instancePath + '/data/attributes/custom141',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom141/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom142.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom141.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8294,14 +8327,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom143 !== undefined) {
-              let data68 = data3.custom143;
-              if (typeof data68 !== 'string' && data68 !== null) {
+            if (data3.custom142 !== undefined) {
+              let data67 = data3.custom142;
+              if (typeof data67 !== 'string' && data67 !== null) {
                 const err83 = {
-                  instancePath: instancePath + '/data/attributes/custom143',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom143/type',
+                  instancePath: instancePath + '/data/attributes/custom142',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom142/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom143.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom142.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8312,14 +8345,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom144 !== undefined) {
-              let data69 = data3.custom144;
-              if (typeof data69 !== 'string' && data69 !== null) {
+            if (data3.custom143 !== undefined) {
+              let data68 = data3.custom143;
+              if (typeof data68 !== 'string' && data68 !== null) {
                 const err84 = {
-                  instancePath: instancePath + '/data/attributes/custom144',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom144/type',
+                  instancePath: instancePath + '/data/attributes/custom143',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom143/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom144.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom143.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8330,14 +8363,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom145 !== undefined) {
-              let data70 = data3.custom145;
-              if (typeof data70 !== 'string' && data70 !== null) {
+            if (data3.custom144 !== undefined) {
+              let data69 = data3.custom144;
+              if (typeof data69 !== 'string' && data69 !== null) {
                 const err85 = {
-                  instancePath: instancePath + '/data/attributes/custom145',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom145/type',
+                  instancePath: instancePath + '/data/attributes/custom144',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom144/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom145.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom144.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8348,14 +8381,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom146 !== undefined) {
-              let data71 = data3.custom146;
-              if (typeof data71 !== 'string' && data71 !== null) {
+            if (data3.custom145 !== undefined) {
+              let data70 = data3.custom145;
+              if (typeof data70 !== 'string' && data70 !== null) {
                 const err86 = {
-                  instancePath: instancePath + '/data/attributes/custom146',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom146/type',
+                  instancePath: instancePath + '/data/attributes/custom145',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom145/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom146.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom145.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8366,14 +8399,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom147 !== undefined) {
-              let data72 = data3.custom147;
-              if (typeof data72 !== 'string' && data72 !== null) {
+            if (data3.custom146 !== undefined) {
+              let data71 = data3.custom146;
+              if (typeof data71 !== 'string' && data71 !== null) {
                 const err87 = {
-                  instancePath: instancePath + '/data/attributes/custom147',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom147/type',
+                  instancePath: instancePath + '/data/attributes/custom146',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom146/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom147.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom146.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8384,14 +8417,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom148 !== undefined) {
-              let data73 = data3.custom148;
-              if (typeof data73 !== 'string' && data73 !== null) {
+            if (data3.custom147 !== undefined) {
+              let data72 = data3.custom147;
+              if (typeof data72 !== 'string' && data72 !== null) {
                 const err88 = {
-                  instancePath: instancePath + '/data/attributes/custom148',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom148/type',
+                  instancePath: instancePath + '/data/attributes/custom147',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom147/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom148.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom147.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8402,14 +8435,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom149 !== undefined) {
-              let data74 = data3.custom149;
-              if (typeof data74 !== 'string' && data74 !== null) {
+            if (data3.custom148 !== undefined) {
+              let data73 = data3.custom148;
+              if (typeof data73 !== 'string' && data73 !== null) {
                 const err89 = {
-                  instancePath: instancePath + '/data/attributes/custom149',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom149/type',
+                  instancePath: instancePath + '/data/attributes/custom148',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom148/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom149.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom148.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8420,14 +8453,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom15 !== undefined) {
-              let data75 = data3.custom15;
-              if (typeof data75 !== 'string' && data75 !== null) {
+            if (data3.custom149 !== undefined) {
+              let data74 = data3.custom149;
+              if (typeof data74 !== 'string' && data74 !== null) {
                 const err90 = {
-                  instancePath: instancePath + '/data/attributes/custom15',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom15/type',
+                  instancePath: instancePath + '/data/attributes/custom149',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom149/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom15.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom149.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8438,14 +8471,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom150 !== undefined) {
-              let data76 = data3.custom150;
-              if (typeof data76 !== 'string' && data76 !== null) {
+            if (data3.custom15 !== undefined) {
+              let data75 = data3.custom15;
+              if (typeof data75 !== 'string' && data75 !== null) {
                 const err91 = {
-                  instancePath: instancePath + '/data/attributes/custom150',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom150/type',
+                  instancePath: instancePath + '/data/attributes/custom15',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom15/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom150.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom15.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8456,14 +8489,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom16 !== undefined) {
-              let data77 = data3.custom16;
-              if (typeof data77 !== 'string' && data77 !== null) {
+            if (data3.custom150 !== undefined) {
+              let data76 = data3.custom150;
+              if (typeof data76 !== 'string' && data76 !== null) {
                 const err92 = {
-                  instancePath: instancePath + '/data/attributes/custom16',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom16/type',
+                  instancePath: instancePath + '/data/attributes/custom150',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom150/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom16.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom150.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8474,14 +8507,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom17 !== undefined) {
-              let data78 = data3.custom17;
-              if (typeof data78 !== 'string' && data78 !== null) {
+            if (data3.custom16 !== undefined) {
+              let data77 = data3.custom16;
+              if (typeof data77 !== 'string' && data77 !== null) {
                 const err93 = {
-                  instancePath: instancePath + '/data/attributes/custom17',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom17/type',
+                  instancePath: instancePath + '/data/attributes/custom16',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom16/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom17.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom16.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8492,14 +8525,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom18 !== undefined) {
-              let data79 = data3.custom18;
-              if (typeof data79 !== 'string' && data79 !== null) {
+            if (data3.custom17 !== undefined) {
+              let data78 = data3.custom17;
+              if (typeof data78 !== 'string' && data78 !== null) {
                 const err94 = {
-                  instancePath: instancePath + '/data/attributes/custom18',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom18/type',
+                  instancePath: instancePath + '/data/attributes/custom17',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom17/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom18.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom17.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8510,14 +8543,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom19 !== undefined) {
-              let data80 = data3.custom19;
-              if (typeof data80 !== 'string' && data80 !== null) {
+            if (data3.custom18 !== undefined) {
+              let data79 = data3.custom18;
+              if (typeof data79 !== 'string' && data79 !== null) {
                 const err95 = {
-                  instancePath: instancePath + '/data/attributes/custom19',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom19/type',
+                  instancePath: instancePath + '/data/attributes/custom18',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom18/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom19.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom18.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8528,14 +8561,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom2 !== undefined) {
-              let data81 = data3.custom2;
-              if (typeof data81 !== 'string' && data81 !== null) {
+            if (data3.custom19 !== undefined) {
+              let data80 = data3.custom19;
+              if (typeof data80 !== 'string' && data80 !== null) {
                 const err96 = {
-                  instancePath: instancePath + '/data/attributes/custom2',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom2/type',
+                  instancePath: instancePath + '/data/attributes/custom19',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom19/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom2.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom19.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8546,14 +8579,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom20 !== undefined) {
-              let data82 = data3.custom20;
-              if (typeof data82 !== 'string' && data82 !== null) {
+            if (data3.custom2 !== undefined) {
+              let data81 = data3.custom2;
+              if (typeof data81 !== 'string' && data81 !== null) {
                 const err97 = {
-                  instancePath: instancePath + '/data/attributes/custom20',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom20/type',
+                  instancePath: instancePath + '/data/attributes/custom2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom2/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom20.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom2.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8564,14 +8597,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom21 !== undefined) {
-              let data83 = data3.custom21;
-              if (typeof data83 !== 'string' && data83 !== null) {
+            if (data3.custom20 !== undefined) {
+              let data82 = data3.custom20;
+              if (typeof data82 !== 'string' && data82 !== null) {
                 const err98 = {
-                  instancePath: instancePath + '/data/attributes/custom21',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom21/type',
+                  instancePath: instancePath + '/data/attributes/custom20',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom20/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom21.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom20.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8582,14 +8615,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom22 !== undefined) {
-              let data84 = data3.custom22;
-              if (typeof data84 !== 'string' && data84 !== null) {
+            if (data3.custom21 !== undefined) {
+              let data83 = data3.custom21;
+              if (typeof data83 !== 'string' && data83 !== null) {
                 const err99 = {
-                  instancePath: instancePath + '/data/attributes/custom22',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom22/type',
+                  instancePath: instancePath + '/data/attributes/custom21',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom21/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom22.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom21.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8600,14 +8633,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom23 !== undefined) {
-              let data85 = data3.custom23;
-              if (typeof data85 !== 'string' && data85 !== null) {
+            if (data3.custom22 !== undefined) {
+              let data84 = data3.custom22;
+              if (typeof data84 !== 'string' && data84 !== null) {
                 const err100 = {
-                  instancePath: instancePath + '/data/attributes/custom23',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom23/type',
+                  instancePath: instancePath + '/data/attributes/custom22',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom22/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom23.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom22.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8618,14 +8651,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom24 !== undefined) {
-              let data86 = data3.custom24;
-              if (typeof data86 !== 'string' && data86 !== null) {
+            if (data3.custom23 !== undefined) {
+              let data85 = data3.custom23;
+              if (typeof data85 !== 'string' && data85 !== null) {
                 const err101 = {
-                  instancePath: instancePath + '/data/attributes/custom24',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom24/type',
+                  instancePath: instancePath + '/data/attributes/custom23',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom23/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom24.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom23.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8636,14 +8669,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom25 !== undefined) {
-              let data87 = data3.custom25;
-              if (typeof data87 !== 'string' && data87 !== null) {
+            if (data3.custom24 !== undefined) {
+              let data86 = data3.custom24;
+              if (typeof data86 !== 'string' && data86 !== null) {
                 const err102 = {
-                  instancePath: instancePath + '/data/attributes/custom25',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom25/type',
+                  instancePath: instancePath + '/data/attributes/custom24',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom24/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom25.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom24.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8654,14 +8687,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom26 !== undefined) {
-              let data88 = data3.custom26;
-              if (typeof data88 !== 'string' && data88 !== null) {
+            if (data3.custom25 !== undefined) {
+              let data87 = data3.custom25;
+              if (typeof data87 !== 'string' && data87 !== null) {
                 const err103 = {
-                  instancePath: instancePath + '/data/attributes/custom26',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom26/type',
+                  instancePath: instancePath + '/data/attributes/custom25',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom25/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom26.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom25.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8672,14 +8705,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom27 !== undefined) {
-              let data89 = data3.custom27;
-              if (typeof data89 !== 'string' && data89 !== null) {
+            if (data3.custom26 !== undefined) {
+              let data88 = data3.custom26;
+              if (typeof data88 !== 'string' && data88 !== null) {
                 const err104 = {
-                  instancePath: instancePath + '/data/attributes/custom27',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom27/type',
+                  instancePath: instancePath + '/data/attributes/custom26',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom26/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom27.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom26.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8690,14 +8723,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom28 !== undefined) {
-              let data90 = data3.custom28;
-              if (typeof data90 !== 'string' && data90 !== null) {
+            if (data3.custom27 !== undefined) {
+              let data89 = data3.custom27;
+              if (typeof data89 !== 'string' && data89 !== null) {
                 const err105 = {
-                  instancePath: instancePath + '/data/attributes/custom28',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom28/type',
+                  instancePath: instancePath + '/data/attributes/custom27',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom27/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom28.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom27.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8708,14 +8741,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom29 !== undefined) {
-              let data91 = data3.custom29;
-              if (typeof data91 !== 'string' && data91 !== null) {
+            if (data3.custom28 !== undefined) {
+              let data90 = data3.custom28;
+              if (typeof data90 !== 'string' && data90 !== null) {
                 const err106 = {
-                  instancePath: instancePath + '/data/attributes/custom29',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom29/type',
+                  instancePath: instancePath + '/data/attributes/custom28',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom28/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom29.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom28.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8726,14 +8759,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom3 !== undefined) {
-              let data92 = data3.custom3;
-              if (typeof data92 !== 'string' && data92 !== null) {
+            if (data3.custom29 !== undefined) {
+              let data91 = data3.custom29;
+              if (typeof data91 !== 'string' && data91 !== null) {
                 const err107 = {
-                  instancePath: instancePath + '/data/attributes/custom3',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom3/type',
+                  instancePath: instancePath + '/data/attributes/custom29',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom29/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom3.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom29.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8744,14 +8777,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom30 !== undefined) {
-              let data93 = data3.custom30;
-              if (typeof data93 !== 'string' && data93 !== null) {
+            if (data3.custom3 !== undefined) {
+              let data92 = data3.custom3;
+              if (typeof data92 !== 'string' && data92 !== null) {
                 const err108 = {
-                  instancePath: instancePath + '/data/attributes/custom30',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom30/type',
+                  instancePath: instancePath + '/data/attributes/custom3',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom3/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom30.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom3.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8762,14 +8795,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom31 !== undefined) {
-              let data94 = data3.custom31;
-              if (typeof data94 !== 'string' && data94 !== null) {
+            if (data3.custom30 !== undefined) {
+              let data93 = data3.custom30;
+              if (typeof data93 !== 'string' && data93 !== null) {
                 const err109 = {
-                  instancePath: instancePath + '/data/attributes/custom31',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom31/type',
+                  instancePath: instancePath + '/data/attributes/custom30',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom30/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom31.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom30.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8780,14 +8813,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom32 !== undefined) {
-              let data95 = data3.custom32;
-              if (typeof data95 !== 'string' && data95 !== null) {
+            if (data3.custom31 !== undefined) {
+              let data94 = data3.custom31;
+              if (typeof data94 !== 'string' && data94 !== null) {
                 const err110 = {
-                  instancePath: instancePath + '/data/attributes/custom32',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom32/type',
+                  instancePath: instancePath + '/data/attributes/custom31',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom31/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom32.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom31.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8798,14 +8831,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom33 !== undefined) {
-              let data96 = data3.custom33;
-              if (typeof data96 !== 'string' && data96 !== null) {
+            if (data3.custom32 !== undefined) {
+              let data95 = data3.custom32;
+              if (typeof data95 !== 'string' && data95 !== null) {
                 const err111 = {
-                  instancePath: instancePath + '/data/attributes/custom33',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom33/type',
+                  instancePath: instancePath + '/data/attributes/custom32',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom32/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom33.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom32.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8816,14 +8849,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom34 !== undefined) {
-              let data97 = data3.custom34;
-              if (typeof data97 !== 'string' && data97 !== null) {
+            if (data3.custom33 !== undefined) {
+              let data96 = data3.custom33;
+              if (typeof data96 !== 'string' && data96 !== null) {
                 const err112 = {
-                  instancePath: instancePath + '/data/attributes/custom34',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom34/type',
+                  instancePath: instancePath + '/data/attributes/custom33',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom33/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom34.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom33.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8834,14 +8867,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom35 !== undefined) {
-              let data98 = data3.custom35;
-              if (typeof data98 !== 'string' && data98 !== null) {
+            if (data3.custom34 !== undefined) {
+              let data97 = data3.custom34;
+              if (typeof data97 !== 'string' && data97 !== null) {
                 const err113 = {
-                  instancePath: instancePath + '/data/attributes/custom35',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom35/type',
+                  instancePath: instancePath + '/data/attributes/custom34',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom34/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom35.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom34.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8852,14 +8885,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom36 !== undefined) {
-              let data99 = data3.custom36;
-              if (typeof data99 !== 'string' && data99 !== null) {
+            if (data3.custom35 !== undefined) {
+              let data98 = data3.custom35;
+              if (typeof data98 !== 'string' && data98 !== null) {
                 const err114 = {
-                  instancePath: instancePath + '/data/attributes/custom36',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom36/type',
+                  instancePath: instancePath + '/data/attributes/custom35',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom35/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom36.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom35.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8870,14 +8903,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom37 !== undefined) {
-              let data100 = data3.custom37;
-              if (typeof data100 !== 'string' && data100 !== null) {
+            if (data3.custom36 !== undefined) {
+              let data99 = data3.custom36;
+              if (typeof data99 !== 'string' && data99 !== null) {
                 const err115 = {
-                  instancePath: instancePath + '/data/attributes/custom37',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom37/type',
+                  instancePath: instancePath + '/data/attributes/custom36',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom36/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom37.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom36.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8888,14 +8921,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom38 !== undefined) {
-              let data101 = data3.custom38;
-              if (typeof data101 !== 'string' && data101 !== null) {
+            if (data3.custom37 !== undefined) {
+              let data100 = data3.custom37;
+              if (typeof data100 !== 'string' && data100 !== null) {
                 const err116 = {
-                  instancePath: instancePath + '/data/attributes/custom38',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom38/type',
+                  instancePath: instancePath + '/data/attributes/custom37',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom37/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom38.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom37.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8906,14 +8939,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom39 !== undefined) {
-              let data102 = data3.custom39;
-              if (typeof data102 !== 'string' && data102 !== null) {
+            if (data3.custom38 !== undefined) {
+              let data101 = data3.custom38;
+              if (typeof data101 !== 'string' && data101 !== null) {
                 const err117 = {
-                  instancePath: instancePath + '/data/attributes/custom39',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom39/type',
+                  instancePath: instancePath + '/data/attributes/custom38',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom38/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom39.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom38.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8924,14 +8957,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom4 !== undefined) {
-              let data103 = data3.custom4;
-              if (typeof data103 !== 'string' && data103 !== null) {
+            if (data3.custom39 !== undefined) {
+              let data102 = data3.custom39;
+              if (typeof data102 !== 'string' && data102 !== null) {
                 const err118 = {
-                  instancePath: instancePath + '/data/attributes/custom4',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom4/type',
+                  instancePath: instancePath + '/data/attributes/custom39',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom39/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom4.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom39.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8942,14 +8975,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom40 !== undefined) {
-              let data104 = data3.custom40;
-              if (typeof data104 !== 'string' && data104 !== null) {
+            if (data3.custom4 !== undefined) {
+              let data103 = data3.custom4;
+              if (typeof data103 !== 'string' && data103 !== null) {
                 const err119 = {
-                  instancePath: instancePath + '/data/attributes/custom40',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom40/type',
+                  instancePath: instancePath + '/data/attributes/custom4',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom4/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom40.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom4.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8960,14 +8993,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom41 !== undefined) {
-              let data105 = data3.custom41;
-              if (typeof data105 !== 'string' && data105 !== null) {
+            if (data3.custom40 !== undefined) {
+              let data104 = data3.custom40;
+              if (typeof data104 !== 'string' && data104 !== null) {
                 const err120 = {
-                  instancePath: instancePath + '/data/attributes/custom41',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom41/type',
+                  instancePath: instancePath + '/data/attributes/custom40',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom40/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom41.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom40.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8978,14 +9011,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom42 !== undefined) {
-              let data106 = data3.custom42;
-              if (typeof data106 !== 'string' && data106 !== null) {
+            if (data3.custom41 !== undefined) {
+              let data105 = data3.custom41;
+              if (typeof data105 !== 'string' && data105 !== null) {
                 const err121 = {
-                  instancePath: instancePath + '/data/attributes/custom42',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom42/type',
+                  instancePath: instancePath + '/data/attributes/custom41',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom41/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom42.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom41.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -8996,14 +9029,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom43 !== undefined) {
-              let data107 = data3.custom43;
-              if (typeof data107 !== 'string' && data107 !== null) {
+            if (data3.custom42 !== undefined) {
+              let data106 = data3.custom42;
+              if (typeof data106 !== 'string' && data106 !== null) {
                 const err122 = {
-                  instancePath: instancePath + '/data/attributes/custom43',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom43/type',
+                  instancePath: instancePath + '/data/attributes/custom42',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom42/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom43.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom42.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9014,14 +9047,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom44 !== undefined) {
-              let data108 = data3.custom44;
-              if (typeof data108 !== 'string' && data108 !== null) {
+            if (data3.custom43 !== undefined) {
+              let data107 = data3.custom43;
+              if (typeof data107 !== 'string' && data107 !== null) {
                 const err123 = {
-                  instancePath: instancePath + '/data/attributes/custom44',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom44/type',
+                  instancePath: instancePath + '/data/attributes/custom43',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom43/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom44.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom43.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9032,14 +9065,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom45 !== undefined) {
-              let data109 = data3.custom45;
-              if (typeof data109 !== 'string' && data109 !== null) {
+            if (data3.custom44 !== undefined) {
+              let data108 = data3.custom44;
+              if (typeof data108 !== 'string' && data108 !== null) {
                 const err124 = {
-                  instancePath: instancePath + '/data/attributes/custom45',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom45/type',
+                  instancePath: instancePath + '/data/attributes/custom44',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom44/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom45.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom44.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9050,14 +9083,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom46 !== undefined) {
-              let data110 = data3.custom46;
-              if (typeof data110 !== 'string' && data110 !== null) {
+            if (data3.custom45 !== undefined) {
+              let data109 = data3.custom45;
+              if (typeof data109 !== 'string' && data109 !== null) {
                 const err125 = {
-                  instancePath: instancePath + '/data/attributes/custom46',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom46/type',
+                  instancePath: instancePath + '/data/attributes/custom45',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom45/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom46.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom45.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9068,14 +9101,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom47 !== undefined) {
-              let data111 = data3.custom47;
-              if (typeof data111 !== 'string' && data111 !== null) {
+            if (data3.custom46 !== undefined) {
+              let data110 = data3.custom46;
+              if (typeof data110 !== 'string' && data110 !== null) {
                 const err126 = {
-                  instancePath: instancePath + '/data/attributes/custom47',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom47/type',
+                  instancePath: instancePath + '/data/attributes/custom46',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom46/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom47.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom46.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9086,14 +9119,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom48 !== undefined) {
-              let data112 = data3.custom48;
-              if (typeof data112 !== 'string' && data112 !== null) {
+            if (data3.custom47 !== undefined) {
+              let data111 = data3.custom47;
+              if (typeof data111 !== 'string' && data111 !== null) {
                 const err127 = {
-                  instancePath: instancePath + '/data/attributes/custom48',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom48/type',
+                  instancePath: instancePath + '/data/attributes/custom47',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom47/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom48.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom47.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9104,14 +9137,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom49 !== undefined) {
-              let data113 = data3.custom49;
-              if (typeof data113 !== 'string' && data113 !== null) {
+            if (data3.custom48 !== undefined) {
+              let data112 = data3.custom48;
+              if (typeof data112 !== 'string' && data112 !== null) {
                 const err128 = {
-                  instancePath: instancePath + '/data/attributes/custom49',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom49/type',
+                  instancePath: instancePath + '/data/attributes/custom48',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom48/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom49.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom48.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9122,14 +9155,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom5 !== undefined) {
-              let data114 = data3.custom5;
-              if (typeof data114 !== 'string' && data114 !== null) {
+            if (data3.custom49 !== undefined) {
+              let data113 = data3.custom49;
+              if (typeof data113 !== 'string' && data113 !== null) {
                 const err129 = {
-                  instancePath: instancePath + '/data/attributes/custom5',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom5/type',
+                  instancePath: instancePath + '/data/attributes/custom49',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom49/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom5.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom49.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9140,14 +9173,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom50 !== undefined) {
-              let data115 = data3.custom50;
-              if (typeof data115 !== 'string' && data115 !== null) {
+            if (data3.custom5 !== undefined) {
+              let data114 = data3.custom5;
+              if (typeof data114 !== 'string' && data114 !== null) {
                 const err130 = {
-                  instancePath: instancePath + '/data/attributes/custom50',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom50/type',
+                  instancePath: instancePath + '/data/attributes/custom5',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom5/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom50.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom5.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9158,14 +9191,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom51 !== undefined) {
-              let data116 = data3.custom51;
-              if (typeof data116 !== 'string' && data116 !== null) {
+            if (data3.custom50 !== undefined) {
+              let data115 = data3.custom50;
+              if (typeof data115 !== 'string' && data115 !== null) {
                 const err131 = {
-                  instancePath: instancePath + '/data/attributes/custom51',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom51/type',
+                  instancePath: instancePath + '/data/attributes/custom50',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom50/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom51.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom50.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9176,14 +9209,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom52 !== undefined) {
-              let data117 = data3.custom52;
-              if (typeof data117 !== 'string' && data117 !== null) {
+            if (data3.custom51 !== undefined) {
+              let data116 = data3.custom51;
+              if (typeof data116 !== 'string' && data116 !== null) {
                 const err132 = {
-                  instancePath: instancePath + '/data/attributes/custom52',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom52/type',
+                  instancePath: instancePath + '/data/attributes/custom51',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom51/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom52.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom51.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9194,14 +9227,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom53 !== undefined) {
-              let data118 = data3.custom53;
-              if (typeof data118 !== 'string' && data118 !== null) {
+            if (data3.custom52 !== undefined) {
+              let data117 = data3.custom52;
+              if (typeof data117 !== 'string' && data117 !== null) {
                 const err133 = {
-                  instancePath: instancePath + '/data/attributes/custom53',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom53/type',
+                  instancePath: instancePath + '/data/attributes/custom52',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom52/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom53.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom52.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9212,14 +9245,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom54 !== undefined) {
-              let data119 = data3.custom54;
-              if (typeof data119 !== 'string' && data119 !== null) {
+            if (data3.custom53 !== undefined) {
+              let data118 = data3.custom53;
+              if (typeof data118 !== 'string' && data118 !== null) {
                 const err134 = {
-                  instancePath: instancePath + '/data/attributes/custom54',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom54/type',
+                  instancePath: instancePath + '/data/attributes/custom53',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom53/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom54.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom53.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9230,14 +9263,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom55 !== undefined) {
-              let data120 = data3.custom55;
-              if (typeof data120 !== 'string' && data120 !== null) {
+            if (data3.custom54 !== undefined) {
+              let data119 = data3.custom54;
+              if (typeof data119 !== 'string' && data119 !== null) {
                 const err135 = {
-                  instancePath: instancePath + '/data/attributes/custom55',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom55/type',
+                  instancePath: instancePath + '/data/attributes/custom54',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom54/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom55.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom54.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9248,14 +9281,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom56 !== undefined) {
-              let data121 = data3.custom56;
-              if (typeof data121 !== 'string' && data121 !== null) {
+            if (data3.custom55 !== undefined) {
+              let data120 = data3.custom55;
+              if (typeof data120 !== 'string' && data120 !== null) {
                 const err136 = {
-                  instancePath: instancePath + '/data/attributes/custom56',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom56/type',
+                  instancePath: instancePath + '/data/attributes/custom55',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom55/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom56.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom55.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9266,14 +9299,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom57 !== undefined) {
-              let data122 = data3.custom57;
-              if (typeof data122 !== 'string' && data122 !== null) {
+            if (data3.custom56 !== undefined) {
+              let data121 = data3.custom56;
+              if (typeof data121 !== 'string' && data121 !== null) {
                 const err137 = {
-                  instancePath: instancePath + '/data/attributes/custom57',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom57/type',
+                  instancePath: instancePath + '/data/attributes/custom56',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom56/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom57.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom56.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9284,14 +9317,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom58 !== undefined) {
-              let data123 = data3.custom58;
-              if (typeof data123 !== 'string' && data123 !== null) {
+            if (data3.custom57 !== undefined) {
+              let data122 = data3.custom57;
+              if (typeof data122 !== 'string' && data122 !== null) {
                 const err138 = {
-                  instancePath: instancePath + '/data/attributes/custom58',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom58/type',
+                  instancePath: instancePath + '/data/attributes/custom57',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom57/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom58.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom57.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9302,14 +9335,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom59 !== undefined) {
-              let data124 = data3.custom59;
-              if (typeof data124 !== 'string' && data124 !== null) {
+            if (data3.custom58 !== undefined) {
+              let data123 = data3.custom58;
+              if (typeof data123 !== 'string' && data123 !== null) {
                 const err139 = {
-                  instancePath: instancePath + '/data/attributes/custom59',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom59/type',
+                  instancePath: instancePath + '/data/attributes/custom58',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom58/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom59.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom58.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9320,14 +9353,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom6 !== undefined) {
-              let data125 = data3.custom6;
-              if (typeof data125 !== 'string' && data125 !== null) {
+            if (data3.custom59 !== undefined) {
+              let data124 = data3.custom59;
+              if (typeof data124 !== 'string' && data124 !== null) {
                 const err140 = {
-                  instancePath: instancePath + '/data/attributes/custom6',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom6/type',
+                  instancePath: instancePath + '/data/attributes/custom59',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom59/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom6.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom59.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9338,14 +9371,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom60 !== undefined) {
-              let data126 = data3.custom60;
-              if (typeof data126 !== 'string' && data126 !== null) {
+            if (data3.custom6 !== undefined) {
+              let data125 = data3.custom6;
+              if (typeof data125 !== 'string' && data125 !== null) {
                 const err141 = {
-                  instancePath: instancePath + '/data/attributes/custom60',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom60/type',
+                  instancePath: instancePath + '/data/attributes/custom6',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom6/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom60.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom6.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9356,14 +9389,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom61 !== undefined) {
-              let data127 = data3.custom61;
-              if (typeof data127 !== 'string' && data127 !== null) {
+            if (data3.custom60 !== undefined) {
+              let data126 = data3.custom60;
+              if (typeof data126 !== 'string' && data126 !== null) {
                 const err142 = {
-                  instancePath: instancePath + '/data/attributes/custom61',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom61/type',
+                  instancePath: instancePath + '/data/attributes/custom60',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom60/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom61.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom60.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9374,14 +9407,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom62 !== undefined) {
-              let data128 = data3.custom62;
-              if (typeof data128 !== 'string' && data128 !== null) {
+            if (data3.custom61 !== undefined) {
+              let data127 = data3.custom61;
+              if (typeof data127 !== 'string' && data127 !== null) {
                 const err143 = {
-                  instancePath: instancePath + '/data/attributes/custom62',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom62/type',
+                  instancePath: instancePath + '/data/attributes/custom61',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom61/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom62.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom61.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9392,14 +9425,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom63 !== undefined) {
-              let data129 = data3.custom63;
-              if (typeof data129 !== 'string' && data129 !== null) {
+            if (data3.custom62 !== undefined) {
+              let data128 = data3.custom62;
+              if (typeof data128 !== 'string' && data128 !== null) {
                 const err144 = {
-                  instancePath: instancePath + '/data/attributes/custom63',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom63/type',
+                  instancePath: instancePath + '/data/attributes/custom62',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom62/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom63.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom62.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9410,14 +9443,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom64 !== undefined) {
-              let data130 = data3.custom64;
-              if (typeof data130 !== 'string' && data130 !== null) {
+            if (data3.custom63 !== undefined) {
+              let data129 = data3.custom63;
+              if (typeof data129 !== 'string' && data129 !== null) {
                 const err145 = {
-                  instancePath: instancePath + '/data/attributes/custom64',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom64/type',
+                  instancePath: instancePath + '/data/attributes/custom63',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom63/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom64.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom63.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9428,14 +9461,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom65 !== undefined) {
-              let data131 = data3.custom65;
-              if (typeof data131 !== 'string' && data131 !== null) {
+            if (data3.custom64 !== undefined) {
+              let data130 = data3.custom64;
+              if (typeof data130 !== 'string' && data130 !== null) {
                 const err146 = {
-                  instancePath: instancePath + '/data/attributes/custom65',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom65/type',
+                  instancePath: instancePath + '/data/attributes/custom64',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom64/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom65.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom64.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9446,14 +9479,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom66 !== undefined) {
-              let data132 = data3.custom66;
-              if (typeof data132 !== 'string' && data132 !== null) {
+            if (data3.custom65 !== undefined) {
+              let data131 = data3.custom65;
+              if (typeof data131 !== 'string' && data131 !== null) {
                 const err147 = {
-                  instancePath: instancePath + '/data/attributes/custom66',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom66/type',
+                  instancePath: instancePath + '/data/attributes/custom65',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom65/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom66.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom65.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9464,14 +9497,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom67 !== undefined) {
-              let data133 = data3.custom67;
-              if (typeof data133 !== 'string' && data133 !== null) {
+            if (data3.custom66 !== undefined) {
+              let data132 = data3.custom66;
+              if (typeof data132 !== 'string' && data132 !== null) {
                 const err148 = {
-                  instancePath: instancePath + '/data/attributes/custom67',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom67/type',
+                  instancePath: instancePath + '/data/attributes/custom66',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom66/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom67.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom66.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9482,14 +9515,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom68 !== undefined) {
-              let data134 = data3.custom68;
-              if (typeof data134 !== 'string' && data134 !== null) {
+            if (data3.custom67 !== undefined) {
+              let data133 = data3.custom67;
+              if (typeof data133 !== 'string' && data133 !== null) {
                 const err149 = {
-                  instancePath: instancePath + '/data/attributes/custom68',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom68/type',
+                  instancePath: instancePath + '/data/attributes/custom67',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom67/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom68.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom67.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9500,14 +9533,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom69 !== undefined) {
-              let data135 = data3.custom69;
-              if (typeof data135 !== 'string' && data135 !== null) {
+            if (data3.custom68 !== undefined) {
+              let data134 = data3.custom68;
+              if (typeof data134 !== 'string' && data134 !== null) {
                 const err150 = {
-                  instancePath: instancePath + '/data/attributes/custom69',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom69/type',
+                  instancePath: instancePath + '/data/attributes/custom68',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom68/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom69.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom68.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9518,14 +9551,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom7 !== undefined) {
-              let data136 = data3.custom7;
-              if (typeof data136 !== 'string' && data136 !== null) {
+            if (data3.custom69 !== undefined) {
+              let data135 = data3.custom69;
+              if (typeof data135 !== 'string' && data135 !== null) {
                 const err151 = {
-                  instancePath: instancePath + '/data/attributes/custom7',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom7/type',
+                  instancePath: instancePath + '/data/attributes/custom69',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom69/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom7.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom69.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9536,14 +9569,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom70 !== undefined) {
-              let data137 = data3.custom70;
-              if (typeof data137 !== 'string' && data137 !== null) {
+            if (data3.custom7 !== undefined) {
+              let data136 = data3.custom7;
+              if (typeof data136 !== 'string' && data136 !== null) {
                 const err152 = {
-                  instancePath: instancePath + '/data/attributes/custom70',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom70/type',
+                  instancePath: instancePath + '/data/attributes/custom7',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom7/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom70.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom7.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9554,14 +9587,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom71 !== undefined) {
-              let data138 = data3.custom71;
-              if (typeof data138 !== 'string' && data138 !== null) {
+            if (data3.custom70 !== undefined) {
+              let data137 = data3.custom70;
+              if (typeof data137 !== 'string' && data137 !== null) {
                 const err153 = {
-                  instancePath: instancePath + '/data/attributes/custom71',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom71/type',
+                  instancePath: instancePath + '/data/attributes/custom70',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom70/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom71.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom70.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9572,14 +9605,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom72 !== undefined) {
-              let data139 = data3.custom72;
-              if (typeof data139 !== 'string' && data139 !== null) {
+            if (data3.custom71 !== undefined) {
+              let data138 = data3.custom71;
+              if (typeof data138 !== 'string' && data138 !== null) {
                 const err154 = {
-                  instancePath: instancePath + '/data/attributes/custom72',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom72/type',
+                  instancePath: instancePath + '/data/attributes/custom71',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom71/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom72.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom71.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9590,14 +9623,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom73 !== undefined) {
-              let data140 = data3.custom73;
-              if (typeof data140 !== 'string' && data140 !== null) {
+            if (data3.custom72 !== undefined) {
+              let data139 = data3.custom72;
+              if (typeof data139 !== 'string' && data139 !== null) {
                 const err155 = {
-                  instancePath: instancePath + '/data/attributes/custom73',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom73/type',
+                  instancePath: instancePath + '/data/attributes/custom72',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom72/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom73.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom72.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9608,14 +9641,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom74 !== undefined) {
-              let data141 = data3.custom74;
-              if (typeof data141 !== 'string' && data141 !== null) {
+            if (data3.custom73 !== undefined) {
+              let data140 = data3.custom73;
+              if (typeof data140 !== 'string' && data140 !== null) {
                 const err156 = {
-                  instancePath: instancePath + '/data/attributes/custom74',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom74/type',
+                  instancePath: instancePath + '/data/attributes/custom73',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom73/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom74.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom73.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9626,14 +9659,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom75 !== undefined) {
-              let data142 = data3.custom75;
-              if (typeof data142 !== 'string' && data142 !== null) {
+            if (data3.custom74 !== undefined) {
+              let data141 = data3.custom74;
+              if (typeof data141 !== 'string' && data141 !== null) {
                 const err157 = {
-                  instancePath: instancePath + '/data/attributes/custom75',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom75/type',
+                  instancePath: instancePath + '/data/attributes/custom74',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom74/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom75.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom74.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9644,14 +9677,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom76 !== undefined) {
-              let data143 = data3.custom76;
-              if (typeof data143 !== 'string' && data143 !== null) {
+            if (data3.custom75 !== undefined) {
+              let data142 = data3.custom75;
+              if (typeof data142 !== 'string' && data142 !== null) {
                 const err158 = {
-                  instancePath: instancePath + '/data/attributes/custom76',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom76/type',
+                  instancePath: instancePath + '/data/attributes/custom75',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom75/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom76.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom75.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9662,14 +9695,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom77 !== undefined) {
-              let data144 = data3.custom77;
-              if (typeof data144 !== 'string' && data144 !== null) {
+            if (data3.custom76 !== undefined) {
+              let data143 = data3.custom76;
+              if (typeof data143 !== 'string' && data143 !== null) {
                 const err159 = {
-                  instancePath: instancePath + '/data/attributes/custom77',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom77/type',
+                  instancePath: instancePath + '/data/attributes/custom76',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom76/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom77.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom76.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9680,14 +9713,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom78 !== undefined) {
-              let data145 = data3.custom78;
-              if (typeof data145 !== 'string' && data145 !== null) {
+            if (data3.custom77 !== undefined) {
+              let data144 = data3.custom77;
+              if (typeof data144 !== 'string' && data144 !== null) {
                 const err160 = {
-                  instancePath: instancePath + '/data/attributes/custom78',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom78/type',
+                  instancePath: instancePath + '/data/attributes/custom77',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom77/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom78.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom77.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9698,14 +9731,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom79 !== undefined) {
-              let data146 = data3.custom79;
-              if (typeof data146 !== 'string' && data146 !== null) {
+            if (data3.custom78 !== undefined) {
+              let data145 = data3.custom78;
+              if (typeof data145 !== 'string' && data145 !== null) {
                 const err161 = {
-                  instancePath: instancePath + '/data/attributes/custom79',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom79/type',
+                  instancePath: instancePath + '/data/attributes/custom78',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom78/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom79.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom78.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9716,14 +9749,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom8 !== undefined) {
-              let data147 = data3.custom8;
-              if (typeof data147 !== 'string' && data147 !== null) {
+            if (data3.custom79 !== undefined) {
+              let data146 = data3.custom79;
+              if (typeof data146 !== 'string' && data146 !== null) {
                 const err162 = {
-                  instancePath: instancePath + '/data/attributes/custom8',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom8/type',
+                  instancePath: instancePath + '/data/attributes/custom79',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom79/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom8.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom79.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9734,14 +9767,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom80 !== undefined) {
-              let data148 = data3.custom80;
-              if (typeof data148 !== 'string' && data148 !== null) {
+            if (data3.custom8 !== undefined) {
+              let data147 = data3.custom8;
+              if (typeof data147 !== 'string' && data147 !== null) {
                 const err163 = {
-                  instancePath: instancePath + '/data/attributes/custom80',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom80/type',
+                  instancePath: instancePath + '/data/attributes/custom8',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom8/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom80.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom8.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9752,14 +9785,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom81 !== undefined) {
-              let data149 = data3.custom81;
-              if (typeof data149 !== 'string' && data149 !== null) {
+            if (data3.custom80 !== undefined) {
+              let data148 = data3.custom80;
+              if (typeof data148 !== 'string' && data148 !== null) {
                 const err164 = {
-                  instancePath: instancePath + '/data/attributes/custom81',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom81/type',
+                  instancePath: instancePath + '/data/attributes/custom80',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom80/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom81.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom80.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9770,14 +9803,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom82 !== undefined) {
-              let data150 = data3.custom82;
-              if (typeof data150 !== 'string' && data150 !== null) {
+            if (data3.custom81 !== undefined) {
+              let data149 = data3.custom81;
+              if (typeof data149 !== 'string' && data149 !== null) {
                 const err165 = {
-                  instancePath: instancePath + '/data/attributes/custom82',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom82/type',
+                  instancePath: instancePath + '/data/attributes/custom81',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom81/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom82.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom81.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9788,14 +9821,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom83 !== undefined) {
-              let data151 = data3.custom83;
-              if (typeof data151 !== 'string' && data151 !== null) {
+            if (data3.custom82 !== undefined) {
+              let data150 = data3.custom82;
+              if (typeof data150 !== 'string' && data150 !== null) {
                 const err166 = {
-                  instancePath: instancePath + '/data/attributes/custom83',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom83/type',
+                  instancePath: instancePath + '/data/attributes/custom82',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom82/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom83.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom82.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9806,14 +9839,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom84 !== undefined) {
-              let data152 = data3.custom84;
-              if (typeof data152 !== 'string' && data152 !== null) {
+            if (data3.custom83 !== undefined) {
+              let data151 = data3.custom83;
+              if (typeof data151 !== 'string' && data151 !== null) {
                 const err167 = {
-                  instancePath: instancePath + '/data/attributes/custom84',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom84/type',
+                  instancePath: instancePath + '/data/attributes/custom83',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom83/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom84.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom83.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9824,14 +9857,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom85 !== undefined) {
-              let data153 = data3.custom85;
-              if (typeof data153 !== 'string' && data153 !== null) {
+            if (data3.custom84 !== undefined) {
+              let data152 = data3.custom84;
+              if (typeof data152 !== 'string' && data152 !== null) {
                 const err168 = {
-                  instancePath: instancePath + '/data/attributes/custom85',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom85/type',
+                  instancePath: instancePath + '/data/attributes/custom84',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom84/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom85.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom84.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9842,14 +9875,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom86 !== undefined) {
-              let data154 = data3.custom86;
-              if (typeof data154 !== 'string' && data154 !== null) {
+            if (data3.custom85 !== undefined) {
+              let data153 = data3.custom85;
+              if (typeof data153 !== 'string' && data153 !== null) {
                 const err169 = {
-                  instancePath: instancePath + '/data/attributes/custom86',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom86/type',
+                  instancePath: instancePath + '/data/attributes/custom85',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom85/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom86.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom85.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9860,14 +9893,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom87 !== undefined) {
-              let data155 = data3.custom87;
-              if (typeof data155 !== 'string' && data155 !== null) {
+            if (data3.custom86 !== undefined) {
+              let data154 = data3.custom86;
+              if (typeof data154 !== 'string' && data154 !== null) {
                 const err170 = {
-                  instancePath: instancePath + '/data/attributes/custom87',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom87/type',
+                  instancePath: instancePath + '/data/attributes/custom86',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom86/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom87.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom86.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9878,14 +9911,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom88 !== undefined) {
-              let data156 = data3.custom88;
-              if (typeof data156 !== 'string' && data156 !== null) {
+            if (data3.custom87 !== undefined) {
+              let data155 = data3.custom87;
+              if (typeof data155 !== 'string' && data155 !== null) {
                 const err171 = {
-                  instancePath: instancePath + '/data/attributes/custom88',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom88/type',
+                  instancePath: instancePath + '/data/attributes/custom87',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom87/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom88.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom87.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9896,14 +9929,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom89 !== undefined) {
-              let data157 = data3.custom89;
-              if (typeof data157 !== 'string' && data157 !== null) {
+            if (data3.custom88 !== undefined) {
+              let data156 = data3.custom88;
+              if (typeof data156 !== 'string' && data156 !== null) {
                 const err172 = {
-                  instancePath: instancePath + '/data/attributes/custom89',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom89/type',
+                  instancePath: instancePath + '/data/attributes/custom88',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom88/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom89.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom88.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9914,14 +9947,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom9 !== undefined) {
-              let data158 = data3.custom9;
-              if (typeof data158 !== 'string' && data158 !== null) {
+            if (data3.custom89 !== undefined) {
+              let data157 = data3.custom89;
+              if (typeof data157 !== 'string' && data157 !== null) {
                 const err173 = {
-                  instancePath: instancePath + '/data/attributes/custom9',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom9/type',
+                  instancePath: instancePath + '/data/attributes/custom89',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom89/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom9.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom89.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9932,14 +9965,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom90 !== undefined) {
-              let data159 = data3.custom90;
-              if (typeof data159 !== 'string' && data159 !== null) {
+            if (data3.custom9 !== undefined) {
+              let data158 = data3.custom9;
+              if (typeof data158 !== 'string' && data158 !== null) {
                 const err174 = {
-                  instancePath: instancePath + '/data/attributes/custom90',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom90/type',
+                  instancePath: instancePath + '/data/attributes/custom9',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom9/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom90.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom9.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9950,14 +9983,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom91 !== undefined) {
-              let data160 = data3.custom91;
-              if (typeof data160 !== 'string' && data160 !== null) {
+            if (data3.custom90 !== undefined) {
+              let data159 = data3.custom90;
+              if (typeof data159 !== 'string' && data159 !== null) {
                 const err175 = {
-                  instancePath: instancePath + '/data/attributes/custom91',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom91/type',
+                  instancePath: instancePath + '/data/attributes/custom90',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom90/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom91.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom90.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9968,14 +10001,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom92 !== undefined) {
-              let data161 = data3.custom92;
-              if (typeof data161 !== 'string' && data161 !== null) {
+            if (data3.custom91 !== undefined) {
+              let data160 = data3.custom91;
+              if (typeof data160 !== 'string' && data160 !== null) {
                 const err176 = {
-                  instancePath: instancePath + '/data/attributes/custom92',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom92/type',
+                  instancePath: instancePath + '/data/attributes/custom91',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom91/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom92.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom91.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -9986,14 +10019,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom93 !== undefined) {
-              let data162 = data3.custom93;
-              if (typeof data162 !== 'string' && data162 !== null) {
+            if (data3.custom92 !== undefined) {
+              let data161 = data3.custom92;
+              if (typeof data161 !== 'string' && data161 !== null) {
                 const err177 = {
-                  instancePath: instancePath + '/data/attributes/custom93',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom93/type',
+                  instancePath: instancePath + '/data/attributes/custom92',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom92/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom93.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom92.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10004,14 +10037,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom94 !== undefined) {
-              let data163 = data3.custom94;
-              if (typeof data163 !== 'string' && data163 !== null) {
+            if (data3.custom93 !== undefined) {
+              let data162 = data3.custom93;
+              if (typeof data162 !== 'string' && data162 !== null) {
                 const err178 = {
-                  instancePath: instancePath + '/data/attributes/custom94',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom94/type',
+                  instancePath: instancePath + '/data/attributes/custom93',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom93/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom94.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom93.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10022,14 +10055,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom95 !== undefined) {
-              let data164 = data3.custom95;
-              if (typeof data164 !== 'string' && data164 !== null) {
+            if (data3.custom94 !== undefined) {
+              let data163 = data3.custom94;
+              if (typeof data163 !== 'string' && data163 !== null) {
                 const err179 = {
-                  instancePath: instancePath + '/data/attributes/custom95',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom95/type',
+                  instancePath: instancePath + '/data/attributes/custom94',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom94/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom95.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom94.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10040,14 +10073,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom96 !== undefined) {
-              let data165 = data3.custom96;
-              if (typeof data165 !== 'string' && data165 !== null) {
+            if (data3.custom95 !== undefined) {
+              let data164 = data3.custom95;
+              if (typeof data164 !== 'string' && data164 !== null) {
                 const err180 = {
-                  instancePath: instancePath + '/data/attributes/custom96',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom96/type',
+                  instancePath: instancePath + '/data/attributes/custom95',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom95/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom96.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom95.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10058,14 +10091,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom97 !== undefined) {
-              let data166 = data3.custom97;
-              if (typeof data166 !== 'string' && data166 !== null) {
+            if (data3.custom96 !== undefined) {
+              let data165 = data3.custom96;
+              if (typeof data165 !== 'string' && data165 !== null) {
                 const err181 = {
-                  instancePath: instancePath + '/data/attributes/custom97',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom97/type',
+                  instancePath: instancePath + '/data/attributes/custom96',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom96/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom97.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom96.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10076,14 +10109,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom98 !== undefined) {
-              let data167 = data3.custom98;
-              if (typeof data167 !== 'string' && data167 !== null) {
+            if (data3.custom97 !== undefined) {
+              let data166 = data3.custom97;
+              if (typeof data166 !== 'string' && data166 !== null) {
                 const err182 = {
-                  instancePath: instancePath + '/data/attributes/custom98',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom98/type',
+                  instancePath: instancePath + '/data/attributes/custom97',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom97/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom98.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom97.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10094,14 +10127,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.custom99 !== undefined) {
-              let data168 = data3.custom99;
-              if (typeof data168 !== 'string' && data168 !== null) {
+            if (data3.custom98 !== undefined) {
+              let data167 = data3.custom98;
+              if (typeof data167 !== 'string' && data167 !== null) {
                 const err183 = {
-                  instancePath: instancePath + '/data/attributes/custom99',
-                  schemaPath: '#/properties/data/properties/attributes/properties/custom99/type',
+                  instancePath: instancePath + '/data/attributes/custom98',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom98/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.custom99.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom98.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10112,14 +10145,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.dateOfBirth !== undefined) {
-              let data169 = data3.dateOfBirth;
-              if (typeof data169 !== 'string' && data169 !== null) {
+            if (data3.custom99 !== undefined) {
+              let data168 = data3.custom99;
+              if (typeof data168 !== 'string' && data168 !== null) {
                 const err184 = {
-                  instancePath: instancePath + '/data/attributes/dateOfBirth',
-                  schemaPath: '#/properties/data/properties/attributes/properties/dateOfBirth/type',
+                  instancePath: instancePath + '/data/attributes/custom99',
+                  schemaPath: '#/properties/data/properties/attributes/properties/custom99/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.dateOfBirth.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.custom99.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10129,9 +10162,27 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data3.dateOfBirth !== undefined) {
+              let data169 = data3.dateOfBirth;
+              if (typeof data169 !== 'string' && data169 !== null) {
+                const err185 = {
+                  instancePath: instancePath + '/data/attributes/dateOfBirth',
+                  schemaPath: '#/properties/data/properties/attributes/properties/dateOfBirth/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.dateOfBirth.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err185];
+                } else {
+                  vErrors.push(err185);
+                }
+                errors++;
+              }
               if (typeof data169 === 'string') {
                 if (!formats4.validate(data169)) {
-                  const err185 = {
+                  const err186 = {
                     instancePath: instancePath + '/data/attributes/dateOfBirth',
                     schemaPath: '#/properties/data/properties/attributes/properties/dateOfBirth/format',
                     keyword: 'format',
@@ -10139,9 +10190,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must match format "' + 'date' + '"',
                   };
                   if (vErrors === null) {
-                    vErrors = [err185];
+                    vErrors = [err186];
                   } else {
-                    vErrors.push(err185);
+                    vErrors.push(err186);
                   }
                   errors++;
                 }
@@ -10150,30 +10201,12 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.degree !== undefined) {
               let data170 = data3.degree;
               if (typeof data170 !== 'string' && data170 !== null) {
-                const err186 = {
+                const err187 = {
                   instancePath: instancePath + '/data/attributes/degree',
                   schemaPath: '#/properties/data/properties/attributes/properties/degree/type',
                   keyword: 'type',
                   params: { type: schema12.properties.data.properties.attributes.properties.degree.type },
                   message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err186];
-                } else {
-                  vErrors.push(err186);
-                }
-                errors++;
-              }
-            }
-            if (data3.emailOptedOut !== undefined) {
-              let data171 = data3.emailOptedOut;
-              if (typeof data171 !== 'boolean' && data171 !== null) {
-                const err187 = {
-                  instancePath: instancePath + '/data/attributes/emailOptedOut',
-                  schemaPath: '#/properties/data/properties/attributes/properties/emailOptedOut/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.emailOptedOut.type },
-                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err187];
@@ -10183,15 +10216,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.emails !== undefined) {
-              let data172 = data3.emails;
-              if (!Array.isArray(data172) && data172 !== null) {
+            if (data3.emailOptedOut !== undefined) {
+              let data171 = data3.emailOptedOut;
+              if (typeof data171 !== 'boolean' && data171 !== null) {
                 const err188 = {
-                  instancePath: instancePath + '/data/attributes/emails',
-                  schemaPath: '#/properties/data/properties/attributes/properties/emails/type',
+                  instancePath: instancePath + '/data/attributes/emailOptedOut',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailOptedOut/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.emails.type },
-                  message: 'must be array,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.emailOptedOut.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err188];
@@ -10200,9 +10233,27 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data3.emails !== undefined) {
+              let data172 = data3.emails;
+              if (!Array.isArray(data172) && data172 !== null) {
+                const err189 = {
+                  instancePath: instancePath + '/data/attributes/emails',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emails/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.emails.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err189];
+                } else {
+                  vErrors.push(err189);
+                }
+                errors++;
+              }
               if (Array.isArray(data172)) {
                 if (data172.length > 1000) {
-                  const err189 = {
+                  const err190 = {
                     instancePath: instancePath + '/data/attributes/emails',
                     schemaPath: '#/properties/data/properties/attributes/properties/emails/maxItems',
                     keyword: 'maxItems',
@@ -10210,9 +10261,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err189];
+                    vErrors = [err190];
                   } else {
-                    vErrors.push(err189);
+                    vErrors.push(err190);
                   }
                   errors++;
                 }
@@ -10221,27 +10272,12 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let data173 = data172[i1];
                   if (typeof data173 === 'string') {
                     if (func3(data173) > 255) {
-                      const err190 = {
+                      const err191 = {
                         instancePath: instancePath + '/data/attributes/emails/' + i1,
                         schemaPath: '#/properties/data/properties/attributes/properties/emails/items/maxLength',
                         keyword: 'maxLength',
                         params: { limit: 255 },
                         message: 'must NOT have more than 255 characters',
-                      };
-                      if (vErrors === null) {
-                        vErrors = [err190];
-                      } else {
-                        vErrors.push(err190);
-                      }
-                      errors++;
-                    }
-                    if (!formats6.test(data173)) {
-                      const err191 = {
-                        instancePath: instancePath + '/data/attributes/emails/' + i1,
-                        schemaPath: '#/properties/data/properties/attributes/properties/emails/items/format',
-                        keyword: 'format',
-                        params: { format: 'email' },
-                        message: 'must match format "' + 'email' + '"',
                       };
                       if (vErrors === null) {
                         vErrors = [err191];
@@ -10250,8 +10286,23 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       }
                       errors++;
                     }
+                    if (!formats6.test(data173)) {
+                      const err192 = {
+                        instancePath: instancePath + '/data/attributes/emails/' + i1,
+                        schemaPath: '#/properties/data/properties/attributes/properties/emails/items/format',
+                        keyword: 'format',
+                        params: { format: 'email' },
+                        message: 'must match format "' + 'email' + '"',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err192];
+                      } else {
+                        vErrors.push(err192);
+                      }
+                      errors++;
+                    }
                   } else {
-                    const err192 = {
+                    const err193 = {
                       instancePath: instancePath + '/data/attributes/emails/' + i1,
                       schemaPath: '#/properties/data/properties/attributes/properties/emails/items/type',
                       keyword: 'type',
@@ -10259,9 +10310,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err192];
+                      vErrors = [err193];
                     } else {
-                      vErrors.push(err192);
+                      vErrors.push(err193);
                     }
                     errors++;
                   }
@@ -10271,29 +10322,11 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.emailsOptStatus !== undefined) {
               let data174 = data3.emailsOptStatus;
               if (typeof data174 !== 'string' && data174 !== null) {
-                const err193 = {
+                const err194 = {
                   instancePath: instancePath + '/data/attributes/emailsOptStatus',
                   schemaPath: '#/properties/data/properties/attributes/properties/emailsOptStatus/type',
                   keyword: 'type',
                   params: { type: schema12.properties.data.properties.attributes.properties.emailsOptStatus.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err193];
-                } else {
-                  vErrors.push(err193);
-                }
-                errors++;
-              }
-            }
-            if (data3.eventName !== undefined) {
-              let data175 = data3.eventName;
-              if (typeof data175 !== 'string' && data175 !== null) {
-                const err194 = {
-                  instancePath: instancePath + '/data/attributes/eventName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/eventName/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.eventName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10303,16 +10336,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.externalId !== undefined) {
-              let data176 = data3.externalId;
-              if (typeof data176 !== 'string' && data176 !== null) {
+              if (!(data174 === 'opted_in' || data174 === 'opted_out' || data174 === 'null' || data174 === null)) {
                 const err195 = {
-                  instancePath: instancePath + '/data/attributes/externalId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/externalId/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.externalId.type },
-                  message: 'must be string,null',
+                  instancePath: instancePath + '/data/attributes/emailsOptStatus',
+                  schemaPath: '#/properties/data/properties/attributes/properties/emailsOptStatus/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema12.properties.data.properties.attributes.properties.emailsOptStatus.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err195];
@@ -10322,14 +10354,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.externalOwner !== undefined) {
-              let data177 = data3.externalOwner;
-              if (typeof data177 !== 'string' && data177 !== null) {
+            if (data3.eventName !== undefined) {
+              let data175 = data3.eventName;
+              if (typeof data175 !== 'string' && data175 !== null) {
                 const err196 = {
-                  instancePath: instancePath + '/data/attributes/externalOwner',
-                  schemaPath: '#/properties/data/properties/attributes/properties/externalOwner/type',
+                  instancePath: instancePath + '/data/attributes/eventName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/eventName/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.externalOwner.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.eventName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10340,14 +10372,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.externalSource !== undefined) {
-              let data178 = data3.externalSource;
-              if (typeof data178 !== 'string' && data178 !== null) {
+            if (data3.externalId !== undefined) {
+              let data176 = data3.externalId;
+              if (typeof data176 !== 'string' && data176 !== null) {
                 const err197 = {
-                  instancePath: instancePath + '/data/attributes/externalSource',
-                  schemaPath: '#/properties/data/properties/attributes/properties/externalSource/type',
+                  instancePath: instancePath + '/data/attributes/externalId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalId/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.externalSource.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.externalId.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10358,14 +10390,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.facebookUrl !== undefined) {
-              let data179 = data3.facebookUrl;
-              if (typeof data179 !== 'string' && data179 !== null) {
+            if (data3.externalOwner !== undefined) {
+              let data177 = data3.externalOwner;
+              if (typeof data177 !== 'string' && data177 !== null) {
                 const err198 = {
-                  instancePath: instancePath + '/data/attributes/facebookUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/facebookUrl/type',
+                  instancePath: instancePath + '/data/attributes/externalOwner',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalOwner/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.facebookUrl.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.externalOwner.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10376,14 +10408,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.firstName !== undefined) {
-              let data180 = data3.firstName;
-              if (typeof data180 !== 'string' && data180 !== null) {
+            if (data3.externalSource !== undefined) {
+              let data178 = data3.externalSource;
+              if (typeof data178 !== 'string' && data178 !== null) {
                 const err199 = {
-                  instancePath: instancePath + '/data/attributes/firstName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/firstName/type',
+                  instancePath: instancePath + '/data/attributes/externalSource',
+                  schemaPath: '#/properties/data/properties/attributes/properties/externalSource/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.firstName.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.externalSource.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10393,32 +10425,33 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data180 === 'string') {
-                if (func3(data180) > 255) {
-                  const err200 = {
-                    instancePath: instancePath + '/data/attributes/firstName',
-                    schemaPath: '#/properties/data/properties/attributes/properties/firstName/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err200];
-                  } else {
-                    vErrors.push(err200);
-                  }
-                  errors++;
+            }
+            if (data3.facebookUrl !== undefined) {
+              let data179 = data3.facebookUrl;
+              if (typeof data179 !== 'string' && data179 !== null) {
+                const err200 = {
+                  instancePath: instancePath + '/data/attributes/facebookUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/facebookUrl/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.facebookUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err200];
+                } else {
+                  vErrors.push(err200);
                 }
+                errors++;
               }
             }
-            if (data3.gender !== undefined) {
-              let data181 = data3.gender;
-              if (typeof data181 !== 'string' && data181 !== null) {
+            if (data3.firstName !== undefined) {
+              let data180 = data3.firstName;
+              if (typeof data180 !== 'string' && data180 !== null) {
                 const err201 = {
-                  instancePath: instancePath + '/data/attributes/gender',
-                  schemaPath: '#/properties/data/properties/attributes/properties/gender/type',
+                  instancePath: instancePath + '/data/attributes/firstName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/firstName/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.gender.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.firstName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10428,33 +10461,32 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.githubUrl !== undefined) {
-              let data182 = data3.githubUrl;
-              if (typeof data182 !== 'string' && data182 !== null) {
-                const err202 = {
-                  instancePath: instancePath + '/data/attributes/githubUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/githubUrl/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.githubUrl.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err202];
-                } else {
-                  vErrors.push(err202);
+              if (typeof data180 === 'string') {
+                if (func3(data180) > 255) {
+                  const err202 = {
+                    instancePath: instancePath + '/data/attributes/firstName',
+                    schemaPath: '#/properties/data/properties/attributes/properties/firstName/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err202];
+                  } else {
+                    vErrors.push(err202);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data3.githubUsername !== undefined) {
-              let data183 = data3.githubUsername;
-              if (typeof data183 !== 'string' && data183 !== null) {
+            if (data3.gender !== undefined) {
+              let data181 = data3.gender;
+              if (typeof data181 !== 'string' && data181 !== null) {
                 const err203 = {
-                  instancePath: instancePath + '/data/attributes/githubUsername',
-                  schemaPath: '#/properties/data/properties/attributes/properties/githubUsername/type',
+                  instancePath: instancePath + '/data/attributes/gender',
+                  schemaPath: '#/properties/data/properties/attributes/properties/gender/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.githubUsername.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.gender.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10465,14 +10497,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.googlePlusUrl !== undefined) {
-              let data184 = data3.googlePlusUrl;
-              if (typeof data184 !== 'string' && data184 !== null) {
+            if (data3.githubUrl !== undefined) {
+              let data182 = data3.githubUrl;
+              if (typeof data182 !== 'string' && data182 !== null) {
                 const err204 = {
-                  instancePath: instancePath + '/data/attributes/googlePlusUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/googlePlusUrl/type',
+                  instancePath: instancePath + '/data/attributes/githubUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/githubUrl/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.googlePlusUrl.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.githubUrl.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10483,14 +10515,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.graduationDate !== undefined) {
-              let data185 = data3.graduationDate;
-              if (typeof data185 !== 'string' && data185 !== null) {
+            if (data3.githubUsername !== undefined) {
+              let data183 = data3.githubUsername;
+              if (typeof data183 !== 'string' && data183 !== null) {
                 const err205 = {
-                  instancePath: instancePath + '/data/attributes/graduationDate',
-                  schemaPath: '#/properties/data/properties/attributes/properties/graduationDate/type',
+                  instancePath: instancePath + '/data/attributes/githubUsername',
+                  schemaPath: '#/properties/data/properties/attributes/properties/githubUsername/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.graduationDate.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.githubUsername.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10500,33 +10532,34 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data185 === 'string') {
-                if (!formats4.validate(data185)) {
-                  const err206 = {
-                    instancePath: instancePath + '/data/attributes/graduationDate',
-                    schemaPath: '#/properties/data/properties/attributes/properties/graduationDate/format',
-                    keyword: 'format',
-                    params: { format: 'date' },
-                    message: 'must match format "' + 'date' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err206];
-                  } else {
-                    vErrors.push(err206);
-                  }
-                  errors++;
+            }
+            if (data3.googlePlusUrl !== undefined) {
+              let data184 = data3.googlePlusUrl;
+              if (typeof data184 !== 'string' && data184 !== null) {
+                const err206 = {
+                  instancePath: instancePath + '/data/attributes/googlePlusUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/googlePlusUrl/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.googlePlusUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err206];
+                } else {
+                  vErrors.push(err206);
                 }
+                errors++;
               }
             }
-            if (data3.homePhones !== undefined) {
-              let data186 = data3.homePhones;
-              if (!Array.isArray(data186) && data186 !== null) {
+            if (data3.graduationDate !== undefined) {
+              let data185 = data3.graduationDate;
+              if (typeof data185 !== 'string' && data185 !== null) {
                 const err207 = {
-                  instancePath: instancePath + '/data/attributes/homePhones',
-                  schemaPath: '#/properties/data/properties/attributes/properties/homePhones/type',
+                  instancePath: instancePath + '/data/attributes/graduationDate',
+                  schemaPath: '#/properties/data/properties/attributes/properties/graduationDate/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.homePhones.type },
-                  message: 'must be array,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.graduationDate.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err207];
@@ -10535,14 +10568,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (Array.isArray(data186)) {
-                if (data186.length > 1000) {
+              if (typeof data185 === 'string') {
+                if (!formats4.validate(data185)) {
                   const err208 = {
-                    instancePath: instancePath + '/data/attributes/homePhones',
-                    schemaPath: '#/properties/data/properties/attributes/properties/homePhones/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
+                    instancePath: instancePath + '/data/attributes/graduationDate',
+                    schemaPath: '#/properties/data/properties/attributes/properties/graduationDate/format',
+                    keyword: 'format',
+                    params: { format: 'date' },
+                    message: 'must match format "' + 'date' + '"',
                   };
                   if (vErrors === null) {
                     vErrors = [err208];
@@ -10551,10 +10584,45 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+              }
+            }
+            if (data3.homePhones !== undefined) {
+              let data186 = data3.homePhones;
+              if (!Array.isArray(data186) && data186 !== null) {
+                const err209 = {
+                  instancePath: instancePath + '/data/attributes/homePhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/homePhones/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.homePhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err209];
+                } else {
+                  vErrors.push(err209);
+                }
+                errors++;
+              }
+              if (Array.isArray(data186)) {
+                if (data186.length > 1000) {
+                  const err210 = {
+                    instancePath: instancePath + '/data/attributes/homePhones',
+                    schemaPath: '#/properties/data/properties/attributes/properties/homePhones/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err210];
+                  } else {
+                    vErrors.push(err210);
+                  }
+                  errors++;
+                }
                 const len2 = data186.length;
                 for (let i2 = 0; i2 < len2; i2++) {
                   if (typeof data186[i2] !== 'string') {
-                    const err209 = {
+                    const err211 = {
                       instancePath: instancePath + '/data/attributes/homePhones/' + i2,
                       schemaPath: '#/properties/data/properties/attributes/properties/homePhones/items/type',
                       keyword: 'type',
@@ -10562,9 +10630,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err209];
+                      vErrors = [err211];
                     } else {
-                      vErrors.push(err209);
+                      vErrors.push(err211);
                     }
                     errors++;
                   }
@@ -10574,46 +10642,11 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.jobStartDate !== undefined) {
               let data188 = data3.jobStartDate;
               if (typeof data188 !== 'string' && data188 !== null) {
-                const err210 = {
+                const err212 = {
                   instancePath: instancePath + '/data/attributes/jobStartDate',
                   schemaPath: '#/properties/data/properties/attributes/properties/jobStartDate/type',
                   keyword: 'type',
                   params: { type: schema12.properties.data.properties.attributes.properties.jobStartDate.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err210];
-                } else {
-                  vErrors.push(err210);
-                }
-                errors++;
-              }
-              if (typeof data188 === 'string') {
-                if (!formats4.validate(data188)) {
-                  const err211 = {
-                    instancePath: instancePath + '/data/attributes/jobStartDate',
-                    schemaPath: '#/properties/data/properties/attributes/properties/jobStartDate/format',
-                    keyword: 'format',
-                    params: { format: 'date' },
-                    message: 'must match format "' + 'date' + '"',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err211];
-                  } else {
-                    vErrors.push(err211);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data3.lastName !== undefined) {
-              let data189 = data3.lastName;
-              if (typeof data189 !== 'string' && data189 !== null) {
-                const err212 = {
-                  instancePath: instancePath + '/data/attributes/lastName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/lastName/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.lastName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10623,9 +10656,44 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (typeof data188 === 'string') {
+                if (!formats4.validate(data188)) {
+                  const err213 = {
+                    instancePath: instancePath + '/data/attributes/jobStartDate',
+                    schemaPath: '#/properties/data/properties/attributes/properties/jobStartDate/format',
+                    keyword: 'format',
+                    params: { format: 'date' },
+                    message: 'must match format "' + 'date' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err213];
+                  } else {
+                    vErrors.push(err213);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.lastName !== undefined) {
+              let data189 = data3.lastName;
+              if (typeof data189 !== 'string' && data189 !== null) {
+                const err214 = {
+                  instancePath: instancePath + '/data/attributes/lastName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/lastName/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.lastName.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err214];
+                } else {
+                  vErrors.push(err214);
+                }
+                errors++;
+              }
               if (typeof data189 === 'string') {
                 if (func3(data189) > 255) {
-                  const err213 = {
+                  const err215 = {
                     instancePath: instancePath + '/data/attributes/lastName',
                     schemaPath: '#/properties/data/properties/attributes/properties/lastName/maxLength',
                     keyword: 'maxLength',
@@ -10633,9 +10701,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err213];
+                    vErrors = [err215];
                   } else {
-                    vErrors.push(err213);
+                    vErrors.push(err215);
                   }
                   errors++;
                 }
@@ -10647,7 +10715,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data190 == 'number' && !(data190 % 1) && !isNaN(data190) && isFinite(data190)) &&
                 data190 !== null
               ) {
-                const err214 = {
+                const err216 = {
                   instancePath: instancePath + '/data/attributes/linkedInConnections',
                   schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/type',
                   keyword: 'type',
@@ -10655,15 +10723,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err214];
+                  vErrors = [err216];
                 } else {
-                  vErrors.push(err214);
+                  vErrors.push(err216);
                 }
                 errors++;
               }
               if (typeof data190 == 'number' && isFinite(data190)) {
                 if (data190 > 2147483647 || isNaN(data190)) {
-                  const err215 = {
+                  const err217 = {
                     instancePath: instancePath + '/data/attributes/linkedInConnections',
                     schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/maximum',
                     keyword: 'maximum',
@@ -10671,14 +10739,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err215];
+                    vErrors = [err217];
                   } else {
-                    vErrors.push(err215);
+                    vErrors.push(err217);
                   }
                   errors++;
                 }
                 if (data190 < -2147483648 || isNaN(data190)) {
-                  const err216 = {
+                  const err218 = {
                     instancePath: instancePath + '/data/attributes/linkedInConnections',
                     schemaPath: '#/properties/data/properties/attributes/properties/linkedInConnections/minimum',
                     keyword: 'minimum',
@@ -10686,9 +10754,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err216];
+                    vErrors = [err218];
                   } else {
-                    vErrors.push(err216);
+                    vErrors.push(err218);
                   }
                   errors++;
                 }
@@ -10697,47 +10765,11 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.linkedInId !== undefined) {
               let data191 = data3.linkedInId;
               if (typeof data191 !== 'string' && data191 !== null) {
-                const err217 = {
+                const err219 = {
                   instancePath: instancePath + '/data/attributes/linkedInId',
                   schemaPath: '#/properties/data/properties/attributes/properties/linkedInId/type',
                   keyword: 'type',
                   params: { type: schema12.properties.data.properties.attributes.properties.linkedInId.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err217];
-                } else {
-                  vErrors.push(err217);
-                }
-                errors++;
-              }
-            }
-            if (data3.linkedInUrl !== undefined) {
-              let data192 = data3.linkedInUrl;
-              if (typeof data192 !== 'string' && data192 !== null) {
-                const err218 = {
-                  instancePath: instancePath + '/data/attributes/linkedInUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInUrl/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.linkedInUrl.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err218];
-                } else {
-                  vErrors.push(err218);
-                }
-                errors++;
-              }
-            }
-            if (data3.middleName !== undefined) {
-              let data193 = data3.middleName;
-              if (typeof data193 !== 'string' && data193 !== null) {
-                const err219 = {
-                  instancePath: instancePath + '/data/attributes/middleName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/middleName/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.middleName.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10748,15 +10780,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.mobilePhones !== undefined) {
-              let data194 = data3.mobilePhones;
-              if (!Array.isArray(data194) && data194 !== null) {
+            if (data3.linkedInUrl !== undefined) {
+              let data192 = data3.linkedInUrl;
+              if (typeof data192 !== 'string' && data192 !== null) {
                 const err220 = {
-                  instancePath: instancePath + '/data/attributes/mobilePhones',
-                  schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/type',
+                  instancePath: instancePath + '/data/attributes/linkedInUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/linkedInUrl/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.mobilePhones.type },
-                  message: 'must be array,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.linkedInUrl.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err220];
@@ -10765,9 +10797,45 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data3.middleName !== undefined) {
+              let data193 = data3.middleName;
+              if (typeof data193 !== 'string' && data193 !== null) {
+                const err221 = {
+                  instancePath: instancePath + '/data/attributes/middleName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/middleName/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.middleName.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err221];
+                } else {
+                  vErrors.push(err221);
+                }
+                errors++;
+              }
+            }
+            if (data3.mobilePhones !== undefined) {
+              let data194 = data3.mobilePhones;
+              if (!Array.isArray(data194) && data194 !== null) {
+                const err222 = {
+                  instancePath: instancePath + '/data/attributes/mobilePhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.mobilePhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err222];
+                } else {
+                  vErrors.push(err222);
+                }
+                errors++;
+              }
               if (Array.isArray(data194)) {
                 if (data194.length > 1000) {
-                  const err221 = {
+                  const err223 = {
                     instancePath: instancePath + '/data/attributes/mobilePhones',
                     schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/maxItems',
                     keyword: 'maxItems',
@@ -10775,16 +10843,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err221];
+                    vErrors = [err223];
                   } else {
-                    vErrors.push(err221);
+                    vErrors.push(err223);
                   }
                   errors++;
                 }
                 const len3 = data194.length;
                 for (let i3 = 0; i3 < len3; i3++) {
                   if (typeof data194[i3] !== 'string') {
-                    const err222 = {
+                    const err224 = {
                       instancePath: instancePath + '/data/attributes/mobilePhones/' + i3,
                       schemaPath: '#/properties/data/properties/attributes/properties/mobilePhones/items/type',
                       keyword: 'type',
@@ -10792,9 +10860,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err222];
+                      vErrors = [err224];
                     } else {
-                      vErrors.push(err222);
+                      vErrors.push(err224);
                     }
                     errors++;
                   }
@@ -10804,48 +10872,12 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.nickname !== undefined) {
               let data196 = data3.nickname;
               if (typeof data196 !== 'string' && data196 !== null) {
-                const err223 = {
+                const err225 = {
                   instancePath: instancePath + '/data/attributes/nickname',
                   schemaPath: '#/properties/data/properties/attributes/properties/nickname/type',
                   keyword: 'type',
                   params: { type: schema12.properties.data.properties.attributes.properties.nickname.type },
                   message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err223];
-                } else {
-                  vErrors.push(err223);
-                }
-                errors++;
-              }
-            }
-            if (data3.occupation !== undefined) {
-              let data197 = data3.occupation;
-              if (typeof data197 !== 'string' && data197 !== null) {
-                const err224 = {
-                  instancePath: instancePath + '/data/attributes/occupation',
-                  schemaPath: '#/properties/data/properties/attributes/properties/occupation/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.occupation.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err224];
-                } else {
-                  vErrors.push(err224);
-                }
-                errors++;
-              }
-            }
-            if (data3.optedOut !== undefined) {
-              let data198 = data3.optedOut;
-              if (typeof data198 !== 'boolean' && data198 !== null) {
-                const err225 = {
-                  instancePath: instancePath + '/data/attributes/optedOut',
-                  schemaPath: '#/properties/data/properties/attributes/properties/optedOut/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.optedOut.type },
-                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err225];
@@ -10855,15 +10887,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.otherPhones !== undefined) {
-              let data199 = data3.otherPhones;
-              if (!Array.isArray(data199) && data199 !== null) {
+            if (data3.occupation !== undefined) {
+              let data197 = data3.occupation;
+              if (typeof data197 !== 'string' && data197 !== null) {
                 const err226 = {
-                  instancePath: instancePath + '/data/attributes/otherPhones',
-                  schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/type',
+                  instancePath: instancePath + '/data/attributes/occupation',
+                  schemaPath: '#/properties/data/properties/attributes/properties/occupation/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.otherPhones.type },
-                  message: 'must be array,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.occupation.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err226];
@@ -10872,9 +10904,45 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data3.optedOut !== undefined) {
+              let data198 = data3.optedOut;
+              if (typeof data198 !== 'boolean' && data198 !== null) {
+                const err227 = {
+                  instancePath: instancePath + '/data/attributes/optedOut',
+                  schemaPath: '#/properties/data/properties/attributes/properties/optedOut/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.optedOut.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err227];
+                } else {
+                  vErrors.push(err227);
+                }
+                errors++;
+              }
+            }
+            if (data3.otherPhones !== undefined) {
+              let data199 = data3.otherPhones;
+              if (!Array.isArray(data199) && data199 !== null) {
+                const err228 = {
+                  instancePath: instancePath + '/data/attributes/otherPhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.otherPhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err228];
+                } else {
+                  vErrors.push(err228);
+                }
+                errors++;
+              }
               if (Array.isArray(data199)) {
                 if (data199.length > 1000) {
-                  const err227 = {
+                  const err229 = {
                     instancePath: instancePath + '/data/attributes/otherPhones',
                     schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/maxItems',
                     keyword: 'maxItems',
@@ -10882,16 +10950,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err227];
+                    vErrors = [err229];
                   } else {
-                    vErrors.push(err227);
+                    vErrors.push(err229);
                   }
                   errors++;
                 }
                 const len4 = data199.length;
                 for (let i4 = 0; i4 < len4; i4++) {
                   if (typeof data199[i4] !== 'string') {
-                    const err228 = {
+                    const err230 = {
                       instancePath: instancePath + '/data/attributes/otherPhones/' + i4,
                       schemaPath: '#/properties/data/properties/attributes/properties/otherPhones/items/type',
                       keyword: 'type',
@@ -10899,9 +10967,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err228];
+                      vErrors = [err230];
                     } else {
-                      vErrors.push(err228);
+                      vErrors.push(err230);
                     }
                     errors++;
                   }
@@ -10911,47 +10979,11 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.personalNote1 !== undefined) {
               let data201 = data3.personalNote1;
               if (typeof data201 !== 'string' && data201 !== null) {
-                const err229 = {
+                const err231 = {
                   instancePath: instancePath + '/data/attributes/personalNote1',
                   schemaPath: '#/properties/data/properties/attributes/properties/personalNote1/type',
                   keyword: 'type',
                   params: { type: schema12.properties.data.properties.attributes.properties.personalNote1.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err229];
-                } else {
-                  vErrors.push(err229);
-                }
-                errors++;
-              }
-            }
-            if (data3.personalNote2 !== undefined) {
-              let data202 = data3.personalNote2;
-              if (typeof data202 !== 'string' && data202 !== null) {
-                const err230 = {
-                  instancePath: instancePath + '/data/attributes/personalNote2',
-                  schemaPath: '#/properties/data/properties/attributes/properties/personalNote2/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.personalNote2.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err230];
-                } else {
-                  vErrors.push(err230);
-                }
-                errors++;
-              }
-            }
-            if (data3.preferredContact !== undefined) {
-              let data203 = data3.preferredContact;
-              if (typeof data203 !== 'string' && data203 !== null) {
-                const err231 = {
-                  instancePath: instancePath + '/data/attributes/preferredContact',
-                  schemaPath: '#/properties/data/properties/attributes/properties/preferredContact/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.preferredContact.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10962,14 +10994,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.quoraUrl !== undefined) {
-              let data204 = data3.quoraUrl;
-              if (typeof data204 !== 'string' && data204 !== null) {
+            if (data3.personalNote2 !== undefined) {
+              let data202 = data3.personalNote2;
+              if (typeof data202 !== 'string' && data202 !== null) {
                 const err232 = {
-                  instancePath: instancePath + '/data/attributes/quoraUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/quoraUrl/type',
+                  instancePath: instancePath + '/data/attributes/personalNote2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/personalNote2/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.quoraUrl.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.personalNote2.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10980,14 +11012,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.region !== undefined) {
-              let data205 = data3.region;
-              if (typeof data205 !== 'string' && data205 !== null) {
+            if (data3.preferredContact !== undefined) {
+              let data203 = data3.preferredContact;
+              if (typeof data203 !== 'string' && data203 !== null) {
                 const err233 = {
-                  instancePath: instancePath + '/data/attributes/region',
-                  schemaPath: '#/properties/data/properties/attributes/properties/region/type',
+                  instancePath: instancePath + '/data/attributes/preferredContact',
+                  schemaPath: '#/properties/data/properties/attributes/properties/preferredContact/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.region.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.preferredContact.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -10998,14 +11030,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.school !== undefined) {
-              let data206 = data3.school;
-              if (typeof data206 !== 'string' && data206 !== null) {
+            if (data3.quoraUrl !== undefined) {
+              let data204 = data3.quoraUrl;
+              if (typeof data204 !== 'string' && data204 !== null) {
                 const err234 = {
-                  instancePath: instancePath + '/data/attributes/school',
-                  schemaPath: '#/properties/data/properties/attributes/properties/school/type',
+                  instancePath: instancePath + '/data/attributes/quoraUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/quoraUrl/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.school.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.quoraUrl.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -11016,15 +11048,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.score !== undefined) {
-              let data207 = data3.score;
-              if (!(typeof data207 == 'number' && isFinite(data207)) && data207 !== null) {
+            if (data3.region !== undefined) {
+              let data205 = data3.region;
+              if (typeof data205 !== 'string' && data205 !== null) {
                 const err235 = {
-                  instancePath: instancePath + '/data/attributes/score',
-                  schemaPath: '#/properties/data/properties/attributes/properties/score/type',
+                  instancePath: instancePath + '/data/attributes/region',
+                  schemaPath: '#/properties/data/properties/attributes/properties/region/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.score.type },
-                  message: 'must be number,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.region.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err235];
@@ -11034,14 +11066,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.sharingTeamId !== undefined) {
-              let data208 = data3.sharingTeamId;
-              if (typeof data208 !== 'string' && data208 !== null) {
+            if (data3.school !== undefined) {
+              let data206 = data3.school;
+              if (typeof data206 !== 'string' && data206 !== null) {
                 const err236 = {
-                  instancePath: instancePath + '/data/attributes/sharingTeamId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/sharingTeamId/type',
+                  instancePath: instancePath + '/data/attributes/school',
+                  schemaPath: '#/properties/data/properties/attributes/properties/school/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.sharingTeamId.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.school.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -11052,15 +11084,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.source !== undefined) {
-              let data209 = data3.source;
-              if (typeof data209 !== 'string' && data209 !== null) {
+            if (data3.score !== undefined) {
+              let data207 = data3.score;
+              if (!(typeof data207 == 'number' && isFinite(data207)) && data207 !== null) {
                 const err237 = {
-                  instancePath: instancePath + '/data/attributes/source',
-                  schemaPath: '#/properties/data/properties/attributes/properties/source/type',
+                  instancePath: instancePath + '/data/attributes/score',
+                  schemaPath: '#/properties/data/properties/attributes/properties/score/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.source.type },
-                  message: 'must be string,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.score.type },
+                  message: 'must be number,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err237];
@@ -11070,14 +11102,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.specialties !== undefined) {
-              let data210 = data3.specialties;
-              if (typeof data210 !== 'string' && data210 !== null) {
+            if (data3.sharingTeamId !== undefined) {
+              let data208 = data3.sharingTeamId;
+              if (typeof data208 !== 'string' && data208 !== null) {
                 const err238 = {
-                  instancePath: instancePath + '/data/attributes/specialties',
-                  schemaPath: '#/properties/data/properties/attributes/properties/specialties/type',
+                  instancePath: instancePath + '/data/attributes/sharingTeamId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sharingTeamId/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.specialties.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.sharingTeamId.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -11088,14 +11120,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.stackOverflowId !== undefined) {
-              let data211 = data3.stackOverflowId;
-              if (typeof data211 !== 'string' && data211 !== null) {
+            if (data3.source !== undefined) {
+              let data209 = data3.source;
+              if (typeof data209 !== 'string' && data209 !== null) {
                 const err239 = {
-                  instancePath: instancePath + '/data/attributes/stackOverflowId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/stackOverflowId/type',
+                  instancePath: instancePath + '/data/attributes/source',
+                  schemaPath: '#/properties/data/properties/attributes/properties/source/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.stackOverflowId.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.source.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -11106,14 +11138,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.stackOverflowUrl !== undefined) {
-              let data212 = data3.stackOverflowUrl;
-              if (typeof data212 !== 'string' && data212 !== null) {
+            if (data3.specialties !== undefined) {
+              let data210 = data3.specialties;
+              if (typeof data210 !== 'string' && data210 !== null) {
                 const err240 = {
-                  instancePath: instancePath + '/data/attributes/stackOverflowUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/stackOverflowUrl/type',
+                  instancePath: instancePath + '/data/attributes/specialties',
+                  schemaPath: '#/properties/data/properties/attributes/properties/specialties/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.stackOverflowUrl.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.specialties.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -11124,15 +11156,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.tags !== undefined) {
-              let data213 = data3.tags;
-              if (!Array.isArray(data213) && data213 !== null) {
+            if (data3.stackOverflowId !== undefined) {
+              let data211 = data3.stackOverflowId;
+              if (typeof data211 !== 'string' && data211 !== null) {
                 const err241 = {
-                  instancePath: instancePath + '/data/attributes/tags',
-                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  instancePath: instancePath + '/data/attributes/stackOverflowId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/stackOverflowId/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.tags.type },
-                  message: 'must be array,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.stackOverflowId.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err241];
@@ -11141,9 +11173,45 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data3.stackOverflowUrl !== undefined) {
+              let data212 = data3.stackOverflowUrl;
+              if (typeof data212 !== 'string' && data212 !== null) {
+                const err242 = {
+                  instancePath: instancePath + '/data/attributes/stackOverflowUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/stackOverflowUrl/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.stackOverflowUrl.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err242];
+                } else {
+                  vErrors.push(err242);
+                }
+                errors++;
+              }
+            }
+            if (data3.tags !== undefined) {
+              let data213 = data3.tags;
+              if (!Array.isArray(data213) && data213 !== null) {
+                const err243 = {
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err243];
+                } else {
+                  vErrors.push(err243);
+                }
+                errors++;
+              }
               if (Array.isArray(data213)) {
                 if (data213.length > 1000) {
-                  const err242 = {
+                  const err244 = {
                     instancePath: instancePath + '/data/attributes/tags',
                     schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
                     keyword: 'maxItems',
@@ -11151,16 +11219,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err242];
+                    vErrors = [err244];
                   } else {
-                    vErrors.push(err242);
+                    vErrors.push(err244);
                   }
                   errors++;
                 }
                 const len5 = data213.length;
                 for (let i5 = 0; i5 < len5; i5++) {
                   if (typeof data213[i5] !== 'string') {
-                    const err243 = {
+                    const err245 = {
                       instancePath: instancePath + '/data/attributes/tags/' + i5,
                       schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
                       keyword: 'type',
@@ -11168,9 +11236,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err243];
+                      vErrors = [err245];
                     } else {
-                      vErrors.push(err243);
+                      vErrors.push(err245);
                     }
                     errors++;
                   }
@@ -11180,7 +11248,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.timeZone !== undefined) {
               let data215 = data3.timeZone;
               if (typeof data215 !== 'string' && data215 !== null) {
-                const err244 = {
+                const err246 = {
                   instancePath: instancePath + '/data/attributes/timeZone',
                   schemaPath: '#/properties/data/properties/attributes/properties/timeZone/type',
                   keyword: 'type',
@@ -11188,9 +11256,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err244];
+                  vErrors = [err246];
                 } else {
-                  vErrors.push(err244);
+                  vErrors.push(err246);
                 }
                 errors++;
               }
@@ -11198,46 +11266,11 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.title !== undefined) {
               let data216 = data3.title;
               if (typeof data216 !== 'string' && data216 !== null) {
-                const err245 = {
+                const err247 = {
                   instancePath: instancePath + '/data/attributes/title',
                   schemaPath: '#/properties/data/properties/attributes/properties/title/type',
                   keyword: 'type',
                   params: { type: schema12.properties.data.properties.attributes.properties.title.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err245];
-                } else {
-                  vErrors.push(err245);
-                }
-                errors++;
-              }
-              if (typeof data216 === 'string') {
-                if (func3(data216) > 255) {
-                  const err246 = {
-                    instancePath: instancePath + '/data/attributes/title',
-                    schemaPath: '#/properties/data/properties/attributes/properties/title/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err246];
-                  } else {
-                    vErrors.push(err246);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data3.trashedAt !== undefined) {
-              let data217 = data3.trashedAt;
-              if (typeof data217 !== 'string' && data217 !== null) {
-                const err247 = {
-                  instancePath: instancePath + '/data/attributes/trashedAt',
-                  schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.trashedAt.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -11247,14 +11280,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data217 === 'string') {
-                if (!formats0.validate(data217)) {
+              if (typeof data216 === 'string') {
+                if (func3(data216) > 255) {
                   const err248 = {
-                    instancePath: instancePath + '/data/attributes/trashedAt',
-                    schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/format',
-                    keyword: 'format',
-                    params: { format: 'date-time' },
-                    message: 'must match format "' + 'date-time' + '"',
+                    instancePath: instancePath + '/data/attributes/title',
+                    schemaPath: '#/properties/data/properties/attributes/properties/title/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
                     vErrors = [err248];
@@ -11265,14 +11298,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data3.twitterUrl !== undefined) {
-              let data218 = data3.twitterUrl;
-              if (typeof data218 !== 'string' && data218 !== null) {
+            if (data3.trashedAt !== undefined) {
+              let data217 = data3.trashedAt;
+              if (typeof data217 !== 'string' && data217 !== null) {
                 const err249 = {
-                  instancePath: instancePath + '/data/attributes/twitterUrl',
-                  schemaPath: '#/properties/data/properties/attributes/properties/twitterUrl/type',
+                  instancePath: instancePath + '/data/attributes/trashedAt',
+                  schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.twitterUrl.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.trashedAt.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -11282,34 +11315,33 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.twitterUsername !== undefined) {
-              let data219 = data3.twitterUsername;
-              if (typeof data219 !== 'string' && data219 !== null) {
-                const err250 = {
-                  instancePath: instancePath + '/data/attributes/twitterUsername',
-                  schemaPath: '#/properties/data/properties/attributes/properties/twitterUsername/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.twitterUsername.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err250];
-                } else {
-                  vErrors.push(err250);
+              if (typeof data217 === 'string') {
+                if (!formats0.validate(data217)) {
+                  const err250 = {
+                    instancePath: instancePath + '/data/attributes/trashedAt',
+                    schemaPath: '#/properties/data/properties/attributes/properties/trashedAt/format',
+                    keyword: 'format',
+                    params: { format: 'date-time' },
+                    message: 'must match format "' + 'date-time' + '"',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err250];
+                  } else {
+                    vErrors.push(err250);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data3.voipPhones !== undefined) {
-              let data220 = data3.voipPhones;
-              if (!Array.isArray(data220) && data220 !== null) {
+            if (data3.twitterUrl !== undefined) {
+              let data218 = data3.twitterUrl;
+              if (typeof data218 !== 'string' && data218 !== null) {
                 const err251 = {
-                  instancePath: instancePath + '/data/attributes/voipPhones',
-                  schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/type',
+                  instancePath: instancePath + '/data/attributes/twitterUrl',
+                  schemaPath: '#/properties/data/properties/attributes/properties/twitterUrl/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.voipPhones.type },
-                  message: 'must be array,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.twitterUrl.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err251];
@@ -11318,9 +11350,45 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data3.twitterUsername !== undefined) {
+              let data219 = data3.twitterUsername;
+              if (typeof data219 !== 'string' && data219 !== null) {
+                const err252 = {
+                  instancePath: instancePath + '/data/attributes/twitterUsername',
+                  schemaPath: '#/properties/data/properties/attributes/properties/twitterUsername/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.twitterUsername.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err252];
+                } else {
+                  vErrors.push(err252);
+                }
+                errors++;
+              }
+            }
+            if (data3.voipPhones !== undefined) {
+              let data220 = data3.voipPhones;
+              if (!Array.isArray(data220) && data220 !== null) {
+                const err253 = {
+                  instancePath: instancePath + '/data/attributes/voipPhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.voipPhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err253];
+                } else {
+                  vErrors.push(err253);
+                }
+                errors++;
+              }
               if (Array.isArray(data220)) {
                 if (data220.length > 1000) {
-                  const err252 = {
+                  const err254 = {
                     instancePath: instancePath + '/data/attributes/voipPhones',
                     schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/maxItems',
                     keyword: 'maxItems',
@@ -11328,16 +11396,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err252];
+                    vErrors = [err254];
                   } else {
-                    vErrors.push(err252);
+                    vErrors.push(err254);
                   }
                   errors++;
                 }
                 const len6 = data220.length;
                 for (let i6 = 0; i6 < len6; i6++) {
                   if (typeof data220[i6] !== 'string') {
-                    const err253 = {
+                    const err255 = {
                       instancePath: instancePath + '/data/attributes/voipPhones/' + i6,
                       schemaPath: '#/properties/data/properties/attributes/properties/voipPhones/items/type',
                       keyword: 'type',
@@ -11345,9 +11413,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err253];
+                      vErrors = [err255];
                     } else {
-                      vErrors.push(err253);
+                      vErrors.push(err255);
                     }
                     errors++;
                   }
@@ -11357,47 +11425,11 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.websiteUrl1 !== undefined) {
               let data222 = data3.websiteUrl1;
               if (typeof data222 !== 'string' && data222 !== null) {
-                const err254 = {
+                const err256 = {
                   instancePath: instancePath + '/data/attributes/websiteUrl1',
                   schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl1/type',
                   keyword: 'type',
                   params: { type: schema12.properties.data.properties.attributes.properties.websiteUrl1.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err254];
-                } else {
-                  vErrors.push(err254);
-                }
-                errors++;
-              }
-            }
-            if (data3.websiteUrl2 !== undefined) {
-              let data223 = data3.websiteUrl2;
-              if (typeof data223 !== 'string' && data223 !== null) {
-                const err255 = {
-                  instancePath: instancePath + '/data/attributes/websiteUrl2',
-                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl2/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.websiteUrl2.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err255];
-                } else {
-                  vErrors.push(err255);
-                }
-                errors++;
-              }
-            }
-            if (data3.websiteUrl3 !== undefined) {
-              let data224 = data3.websiteUrl3;
-              if (typeof data224 !== 'string' && data224 !== null) {
-                const err256 = {
-                  instancePath: instancePath + '/data/attributes/websiteUrl3',
-                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl3/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.websiteUrl3.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -11408,15 +11440,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.workPhones !== undefined) {
-              let data225 = data3.workPhones;
-              if (!Array.isArray(data225) && data225 !== null) {
+            if (data3.websiteUrl2 !== undefined) {
+              let data223 = data3.websiteUrl2;
+              if (typeof data223 !== 'string' && data223 !== null) {
                 const err257 = {
-                  instancePath: instancePath + '/data/attributes/workPhones',
-                  schemaPath: '#/properties/data/properties/attributes/properties/workPhones/type',
+                  instancePath: instancePath + '/data/attributes/websiteUrl2',
+                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl2/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.workPhones.type },
-                  message: 'must be array,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.websiteUrl2.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err257];
@@ -11425,9 +11457,45 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data3.websiteUrl3 !== undefined) {
+              let data224 = data3.websiteUrl3;
+              if (typeof data224 !== 'string' && data224 !== null) {
+                const err258 = {
+                  instancePath: instancePath + '/data/attributes/websiteUrl3',
+                  schemaPath: '#/properties/data/properties/attributes/properties/websiteUrl3/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.websiteUrl3.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err258];
+                } else {
+                  vErrors.push(err258);
+                }
+                errors++;
+              }
+            }
+            if (data3.workPhones !== undefined) {
+              let data225 = data3.workPhones;
+              if (!Array.isArray(data225) && data225 !== null) {
+                const err259 = {
+                  instancePath: instancePath + '/data/attributes/workPhones',
+                  schemaPath: '#/properties/data/properties/attributes/properties/workPhones/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.workPhones.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err259];
+                } else {
+                  vErrors.push(err259);
+                }
+                errors++;
+              }
               if (Array.isArray(data225)) {
                 if (data225.length > 1000) {
-                  const err258 = {
+                  const err260 = {
                     instancePath: instancePath + '/data/attributes/workPhones',
                     schemaPath: '#/properties/data/properties/attributes/properties/workPhones/maxItems',
                     keyword: 'maxItems',
@@ -11435,16 +11503,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err258];
+                    vErrors = [err260];
                   } else {
-                    vErrors.push(err258);
+                    vErrors.push(err260);
                   }
                   errors++;
                 }
                 const len7 = data225.length;
                 for (let i7 = 0; i7 < len7; i7++) {
                   if (typeof data225[i7] !== 'string') {
-                    const err259 = {
+                    const err261 = {
                       instancePath: instancePath + '/data/attributes/workPhones/' + i7,
                       schemaPath: '#/properties/data/properties/attributes/properties/workPhones/items/type',
                       keyword: 'type',
@@ -11452,9 +11520,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err259];
+                      vErrors = [err261];
                     } else {
-                      vErrors.push(err259);
+                      vErrors.push(err261);
                     }
                     errors++;
                   }
@@ -11462,7 +11530,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               }
             }
           } else {
-            const err260 = {
+            const err262 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -11470,9 +11538,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err260];
+              vErrors = [err262];
             } else {
-              vErrors.push(err260);
+              vErrors.push(err262);
             }
             errors++;
           }
@@ -11482,7 +11550,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           if (data227 && typeof data227 == 'object' && !Array.isArray(data227)) {
             for (const key2 in data227) {
               if (!(key2 === 'account' || key2 === 'owner' || key2 === 'persona' || key2 === 'stage')) {
-                const err261 = {
+                const err263 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -11490,9 +11558,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err261];
+                  vErrors = [err263];
                 } else {
-                  vErrors.push(err261);
+                  vErrors.push(err263);
                 }
                 errors++;
               }
@@ -11501,7 +11569,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data228 = data227.account;
               if (data228 && typeof data228 == 'object' && !Array.isArray(data228)) {
                 if (data228.data === undefined) {
-                  const err262 = {
+                  const err264 = {
                     instancePath: instancePath + '/data/relationships/account',
                     schemaPath: '#/properties/data/properties/relationships/properties/account/required',
                     keyword: 'required',
@@ -11509,15 +11577,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err262];
+                    vErrors = [err264];
                   } else {
-                    vErrors.push(err262);
+                    vErrors.push(err264);
                   }
                   errors++;
                 }
                 for (const key3 in data228) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err263 = {
+                    const err265 = {
                       instancePath: instancePath + '/data/relationships/account',
                       schemaPath: '#/properties/data/properties/relationships/properties/account/additionalProperties',
                       keyword: 'additionalProperties',
@@ -11525,9 +11593,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err263];
+                      vErrors = [err265];
                     } else {
-                      vErrors.push(err263);
+                      vErrors.push(err265);
                     }
                     errors++;
                   }
@@ -11538,7 +11606,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid22 = false;
                   const _errs469 = errors;
                   if (data229 !== null) {
-                    const err264 = {
+                    const err266 = {
                       instancePath: instancePath + '/data/relationships/account/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/0/type',
@@ -11547,9 +11615,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err264];
+                      vErrors = [err266];
                     } else {
-                      vErrors.push(err264);
+                      vErrors.push(err266);
                     }
                     errors++;
                   }
@@ -11559,7 +11627,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs471 = errors;
                     if (data229 && typeof data229 == 'object' && !Array.isArray(data229)) {
                       if (data229.type === undefined) {
-                        const err265 = {
+                        const err267 = {
                           instancePath: instancePath + '/data/relationships/account/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
@@ -11568,14 +11636,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err265];
+                          vErrors = [err267];
                         } else {
-                          vErrors.push(err265);
+                          vErrors.push(err267);
                         }
                         errors++;
                       }
                       if (data229.id === undefined) {
-                        const err266 = {
+                        const err268 = {
                           instancePath: instancePath + '/data/relationships/account/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/required',
@@ -11584,15 +11652,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err266];
+                          vErrors = [err268];
                         } else {
-                          vErrors.push(err266);
+                          vErrors.push(err268);
                         }
                         errors++;
                       }
                       for (const key4 in data229) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err267 = {
+                          const err269 = {
                             instancePath: instancePath + '/data/relationships/account/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/additionalProperties',
@@ -11601,16 +11669,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err267];
+                            vErrors = [err269];
                           } else {
-                            vErrors.push(err267);
+                            vErrors.push(err269);
                           }
                           errors++;
                         }
                       }
                       if (data229.type !== undefined) {
                         if ('account' !== data229.type) {
-                          const err268 = {
+                          const err270 = {
                             instancePath: instancePath + '/data/relationships/account/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/type/const',
@@ -11619,9 +11687,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err268];
+                            vErrors = [err270];
                           } else {
-                            vErrors.push(err268);
+                            vErrors.push(err270);
                           }
                           errors++;
                         }
@@ -11632,7 +11700,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid24 = false;
                         const _errs477 = errors;
                         if (!(typeof data231 == 'number' && !(data231 % 1) && !isNaN(data231) && isFinite(data231))) {
-                          const err269 = {
+                          const err271 = {
                             instancePath: instancePath + '/data/relationships/account/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -11641,15 +11709,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err269];
+                            vErrors = [err271];
                           } else {
-                            vErrors.push(err269);
+                            vErrors.push(err271);
                           }
                           errors++;
                         }
                         if (typeof data231 == 'number' && isFinite(data231)) {
                           if (data231 > 9007199254740991 || isNaN(data231)) {
-                            const err270 = {
+                            const err272 = {
                               instancePath: instancePath + '/data/relationships/account/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -11658,14 +11726,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err270];
+                              vErrors = [err272];
                             } else {
-                              vErrors.push(err270);
+                              vErrors.push(err272);
                             }
                             errors++;
                           }
                           if (data231 < 1 || isNaN(data231)) {
-                            const err271 = {
+                            const err273 = {
                               instancePath: instancePath + '/data/relationships/account/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -11674,9 +11742,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err271];
+                              vErrors = [err273];
                             } else {
-                              vErrors.push(err271);
+                              vErrors.push(err273);
                             }
                             errors++;
                           }
@@ -11687,7 +11755,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs479 = errors;
                           if (typeof data231 === 'string') {
                             if (!pattern0.test(data231)) {
-                              const err272 = {
+                              const err274 = {
                                 instancePath: instancePath + '/data/relationships/account/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -11696,14 +11764,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err272];
+                                vErrors = [err274];
                               } else {
-                                vErrors.push(err272);
+                                vErrors.push(err274);
                               }
                               errors++;
                             }
                           } else {
-                            const err273 = {
+                            const err275 = {
                               instancePath: instancePath + '/data/relationships/account/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -11712,9 +11780,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err273];
+                              vErrors = [err275];
                             } else {
-                              vErrors.push(err273);
+                              vErrors.push(err275);
                             }
                             errors++;
                           }
@@ -11722,7 +11790,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid24 = valid24 || _valid2;
                         }
                         if (!valid24) {
-                          const err274 = {
+                          const err276 = {
                             instancePath: instancePath + '/data/relationships/account/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/id/anyOf',
@@ -11731,9 +11799,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err274];
+                            vErrors = [err276];
                           } else {
-                            vErrors.push(err274);
+                            vErrors.push(err276);
                           }
                           errors++;
                         } else {
@@ -11750,7 +11818,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data229.meta !== undefined) {
                         let data232 = data229.meta;
                         if (!(data232 && typeof data232 == 'object' && !Array.isArray(data232))) {
-                          const err275 = {
+                          const err277 = {
                             instancePath: instancePath + '/data/relationships/account/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/properties/meta/type',
@@ -11759,15 +11827,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err275];
+                            vErrors = [err277];
                           } else {
-                            vErrors.push(err275);
+                            vErrors.push(err277);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err276 = {
+                      const err278 = {
                         instancePath: instancePath + '/data/relationships/account/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/account/properties/data/anyOf/1/type',
@@ -11776,9 +11844,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err276];
+                        vErrors = [err278];
                       } else {
-                        vErrors.push(err276);
+                        vErrors.push(err278);
                       }
                       errors++;
                     }
@@ -11786,7 +11854,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid22 = valid22 || _valid1;
                   }
                   if (!valid22) {
-                    const err277 = {
+                    const err279 = {
                       instancePath: instancePath + '/data/relationships/account/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/account/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -11794,9 +11862,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err277];
+                      vErrors = [err279];
                     } else {
-                      vErrors.push(err277);
+                      vErrors.push(err279);
                     }
                     errors++;
                   } else {
@@ -11813,7 +11881,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data228.meta !== undefined) {
                   let data233 = data228.meta;
                   if (!(data233 && typeof data233 == 'object' && !Array.isArray(data233))) {
-                    const err278 = {
+                    const err280 = {
                       instancePath: instancePath + '/data/relationships/account/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/account/properties/meta/type',
                       keyword: 'type',
@@ -11821,15 +11889,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err278];
+                      vErrors = [err280];
                     } else {
-                      vErrors.push(err278);
+                      vErrors.push(err280);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err279 = {
+                const err281 = {
                   instancePath: instancePath + '/data/relationships/account',
                   schemaPath: '#/properties/data/properties/relationships/properties/account/type',
                   keyword: 'type',
@@ -11837,9 +11905,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err279];
+                  vErrors = [err281];
                 } else {
-                  vErrors.push(err279);
+                  vErrors.push(err281);
                 }
                 errors++;
               }
@@ -11848,7 +11916,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data234 = data227.owner;
               if (data234 && typeof data234 == 'object' && !Array.isArray(data234)) {
                 if (data234.data === undefined) {
-                  const err280 = {
+                  const err282 = {
                     instancePath: instancePath + '/data/relationships/owner',
                     schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
                     keyword: 'required',
@@ -11856,15 +11924,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err280];
+                    vErrors = [err282];
                   } else {
-                    vErrors.push(err280);
+                    vErrors.push(err282);
                   }
                   errors++;
                 }
                 for (const key5 in data234) {
                   if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err281 = {
+                    const err283 = {
                       instancePath: instancePath + '/data/relationships/owner',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
                       keyword: 'additionalProperties',
@@ -11872,9 +11940,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err281];
+                      vErrors = [err283];
                     } else {
-                      vErrors.push(err281);
+                      vErrors.push(err283);
                     }
                     errors++;
                   }
@@ -11885,7 +11953,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid26 = false;
                   const _errs490 = errors;
                   if (data235 !== null) {
-                    const err282 = {
+                    const err284 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
@@ -11894,9 +11962,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err282];
+                      vErrors = [err284];
                     } else {
-                      vErrors.push(err282);
+                      vErrors.push(err284);
                     }
                     errors++;
                   }
@@ -11906,7 +11974,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs492 = errors;
                     if (data235 && typeof data235 == 'object' && !Array.isArray(data235)) {
                       if (data235.type === undefined) {
-                        const err283 = {
+                        const err285 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -11915,14 +11983,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err283];
+                          vErrors = [err285];
                         } else {
-                          vErrors.push(err283);
+                          vErrors.push(err285);
                         }
                         errors++;
                       }
                       if (data235.id === undefined) {
-                        const err284 = {
+                        const err286 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -11931,15 +11999,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err284];
+                          vErrors = [err286];
                         } else {
-                          vErrors.push(err284);
+                          vErrors.push(err286);
                         }
                         errors++;
                       }
                       for (const key6 in data235) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err285 = {
+                          const err287 = {
                             instancePath: instancePath + '/data/relationships/owner/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
@@ -11948,16 +12016,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err285];
+                            vErrors = [err287];
                           } else {
-                            vErrors.push(err285);
+                            vErrors.push(err287);
                           }
                           errors++;
                         }
                       }
                       if (data235.type !== undefined) {
                         if ('user' !== data235.type) {
-                          const err286 = {
+                          const err288 = {
                             instancePath: instancePath + '/data/relationships/owner/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
@@ -11966,9 +12034,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err286];
+                            vErrors = [err288];
                           } else {
-                            vErrors.push(err286);
+                            vErrors.push(err288);
                           }
                           errors++;
                         }
@@ -11979,7 +12047,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid28 = false;
                         const _errs498 = errors;
                         if (!(typeof data237 == 'number' && !(data237 % 1) && !isNaN(data237) && isFinite(data237))) {
-                          const err287 = {
+                          const err289 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -11988,15 +12056,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err287];
+                            vErrors = [err289];
                           } else {
-                            vErrors.push(err287);
+                            vErrors.push(err289);
                           }
                           errors++;
                         }
                         if (typeof data237 == 'number' && isFinite(data237)) {
                           if (data237 > 9007199254740991 || isNaN(data237)) {
-                            const err288 = {
+                            const err290 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -12005,14 +12073,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err288];
+                              vErrors = [err290];
                             } else {
-                              vErrors.push(err288);
+                              vErrors.push(err290);
                             }
                             errors++;
                           }
                           if (data237 < 1 || isNaN(data237)) {
-                            const err289 = {
+                            const err291 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -12021,9 +12089,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err289];
+                              vErrors = [err291];
                             } else {
-                              vErrors.push(err289);
+                              vErrors.push(err291);
                             }
                             errors++;
                           }
@@ -12034,7 +12102,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs500 = errors;
                           if (typeof data237 === 'string') {
                             if (!pattern0.test(data237)) {
-                              const err290 = {
+                              const err292 = {
                                 instancePath: instancePath + '/data/relationships/owner/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -12043,14 +12111,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err290];
+                                vErrors = [err292];
                               } else {
-                                vErrors.push(err290);
+                                vErrors.push(err292);
                               }
                               errors++;
                             }
                           } else {
-                            const err291 = {
+                            const err293 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -12059,9 +12127,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err291];
+                              vErrors = [err293];
                             } else {
-                              vErrors.push(err291);
+                              vErrors.push(err293);
                             }
                             errors++;
                           }
@@ -12069,7 +12137,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid28 = valid28 || _valid4;
                         }
                         if (!valid28) {
-                          const err292 = {
+                          const err294 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
@@ -12078,9 +12146,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err292];
+                            vErrors = [err294];
                           } else {
-                            vErrors.push(err292);
+                            vErrors.push(err294);
                           }
                           errors++;
                         } else {
@@ -12097,7 +12165,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data235.meta !== undefined) {
                         let data238 = data235.meta;
                         if (!(data238 && typeof data238 == 'object' && !Array.isArray(data238))) {
-                          const err293 = {
+                          const err295 = {
                             instancePath: instancePath + '/data/relationships/owner/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
@@ -12106,15 +12174,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err293];
+                            vErrors = [err295];
                           } else {
-                            vErrors.push(err293);
+                            vErrors.push(err295);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err294 = {
+                      const err296 = {
                         instancePath: instancePath + '/data/relationships/owner/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
@@ -12123,9 +12191,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err294];
+                        vErrors = [err296];
                       } else {
-                        vErrors.push(err294);
+                        vErrors.push(err296);
                       }
                       errors++;
                     }
@@ -12133,7 +12201,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid26 = valid26 || _valid3;
                   }
                   if (!valid26) {
-                    const err295 = {
+                    const err297 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -12141,9 +12209,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err295];
+                      vErrors = [err297];
                     } else {
-                      vErrors.push(err295);
+                      vErrors.push(err297);
                     }
                     errors++;
                   } else {
@@ -12160,7 +12228,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data234.meta !== undefined) {
                   let data239 = data234.meta;
                   if (!(data239 && typeof data239 == 'object' && !Array.isArray(data239))) {
-                    const err296 = {
+                    const err298 = {
                       instancePath: instancePath + '/data/relationships/owner/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
                       keyword: 'type',
@@ -12168,15 +12236,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err296];
+                      vErrors = [err298];
                     } else {
-                      vErrors.push(err296);
+                      vErrors.push(err298);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err297 = {
+                const err299 = {
                   instancePath: instancePath + '/data/relationships/owner',
                   schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
                   keyword: 'type',
@@ -12184,9 +12252,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err297];
+                  vErrors = [err299];
                 } else {
-                  vErrors.push(err297);
+                  vErrors.push(err299);
                 }
                 errors++;
               }
@@ -12195,7 +12263,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data240 = data227.persona;
               if (data240 && typeof data240 == 'object' && !Array.isArray(data240)) {
                 if (data240.data === undefined) {
-                  const err298 = {
+                  const err300 = {
                     instancePath: instancePath + '/data/relationships/persona',
                     schemaPath: '#/properties/data/properties/relationships/properties/persona/required',
                     keyword: 'required',
@@ -12203,15 +12271,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err298];
+                    vErrors = [err300];
                   } else {
-                    vErrors.push(err298);
+                    vErrors.push(err300);
                   }
                   errors++;
                 }
                 for (const key7 in data240) {
                   if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err299 = {
+                    const err301 = {
                       instancePath: instancePath + '/data/relationships/persona',
                       schemaPath: '#/properties/data/properties/relationships/properties/persona/additionalProperties',
                       keyword: 'additionalProperties',
@@ -12219,9 +12287,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err299];
+                      vErrors = [err301];
                     } else {
-                      vErrors.push(err299);
+                      vErrors.push(err301);
                     }
                     errors++;
                   }
@@ -12232,7 +12300,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid30 = false;
                   const _errs511 = errors;
                   if (data241 !== null) {
-                    const err300 = {
+                    const err302 = {
                       instancePath: instancePath + '/data/relationships/persona/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/0/type',
@@ -12241,9 +12309,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err300];
+                      vErrors = [err302];
                     } else {
-                      vErrors.push(err300);
+                      vErrors.push(err302);
                     }
                     errors++;
                   }
@@ -12253,7 +12321,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs513 = errors;
                     if (data241 && typeof data241 == 'object' && !Array.isArray(data241)) {
                       if (data241.type === undefined) {
-                        const err301 = {
+                        const err303 = {
                           instancePath: instancePath + '/data/relationships/persona/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/required',
@@ -12262,14 +12330,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err301];
+                          vErrors = [err303];
                         } else {
-                          vErrors.push(err301);
+                          vErrors.push(err303);
                         }
                         errors++;
                       }
                       if (data241.id === undefined) {
-                        const err302 = {
+                        const err304 = {
                           instancePath: instancePath + '/data/relationships/persona/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/required',
@@ -12278,15 +12346,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err302];
+                          vErrors = [err304];
                         } else {
-                          vErrors.push(err302);
+                          vErrors.push(err304);
                         }
                         errors++;
                       }
                       for (const key8 in data241) {
                         if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err303 = {
+                          const err305 = {
                             instancePath: instancePath + '/data/relationships/persona/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/additionalProperties',
@@ -12295,16 +12363,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err303];
+                            vErrors = [err305];
                           } else {
-                            vErrors.push(err303);
+                            vErrors.push(err305);
                           }
                           errors++;
                         }
                       }
                       if (data241.type !== undefined) {
                         if ('persona' !== data241.type) {
-                          const err304 = {
+                          const err306 = {
                             instancePath: instancePath + '/data/relationships/persona/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/type/const',
@@ -12313,9 +12381,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err304];
+                            vErrors = [err306];
                           } else {
-                            vErrors.push(err304);
+                            vErrors.push(err306);
                           }
                           errors++;
                         }
@@ -12326,7 +12394,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid32 = false;
                         const _errs519 = errors;
                         if (!(typeof data243 == 'number' && !(data243 % 1) && !isNaN(data243) && isFinite(data243))) {
-                          const err305 = {
+                          const err307 = {
                             instancePath: instancePath + '/data/relationships/persona/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -12335,15 +12403,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err305];
+                            vErrors = [err307];
                           } else {
-                            vErrors.push(err305);
+                            vErrors.push(err307);
                           }
                           errors++;
                         }
                         if (typeof data243 == 'number' && isFinite(data243)) {
                           if (data243 > 9007199254740991 || isNaN(data243)) {
-                            const err306 = {
+                            const err308 = {
                               instancePath: instancePath + '/data/relationships/persona/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -12352,14 +12420,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err306];
+                              vErrors = [err308];
                             } else {
-                              vErrors.push(err306);
+                              vErrors.push(err308);
                             }
                             errors++;
                           }
                           if (data243 < 1 || isNaN(data243)) {
-                            const err307 = {
+                            const err309 = {
                               instancePath: instancePath + '/data/relationships/persona/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -12368,9 +12436,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err307];
+                              vErrors = [err309];
                             } else {
-                              vErrors.push(err307);
+                              vErrors.push(err309);
                             }
                             errors++;
                           }
@@ -12381,7 +12449,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs521 = errors;
                           if (typeof data243 === 'string') {
                             if (!pattern0.test(data243)) {
-                              const err308 = {
+                              const err310 = {
                                 instancePath: instancePath + '/data/relationships/persona/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -12390,14 +12458,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err308];
+                                vErrors = [err310];
                               } else {
-                                vErrors.push(err308);
+                                vErrors.push(err310);
                               }
                               errors++;
                             }
                           } else {
-                            const err309 = {
+                            const err311 = {
                               instancePath: instancePath + '/data/relationships/persona/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -12406,9 +12474,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err309];
+                              vErrors = [err311];
                             } else {
-                              vErrors.push(err309);
+                              vErrors.push(err311);
                             }
                             errors++;
                           }
@@ -12416,7 +12484,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid32 = valid32 || _valid6;
                         }
                         if (!valid32) {
-                          const err310 = {
+                          const err312 = {
                             instancePath: instancePath + '/data/relationships/persona/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/id/anyOf',
@@ -12425,9 +12493,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err310];
+                            vErrors = [err312];
                           } else {
-                            vErrors.push(err310);
+                            vErrors.push(err312);
                           }
                           errors++;
                         } else {
@@ -12444,7 +12512,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data241.meta !== undefined) {
                         let data244 = data241.meta;
                         if (!(data244 && typeof data244 == 'object' && !Array.isArray(data244))) {
-                          const err311 = {
+                          const err313 = {
                             instancePath: instancePath + '/data/relationships/persona/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/properties/meta/type',
@@ -12453,15 +12521,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err311];
+                            vErrors = [err313];
                           } else {
-                            vErrors.push(err311);
+                            vErrors.push(err313);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err312 = {
+                      const err314 = {
                         instancePath: instancePath + '/data/relationships/persona/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf/1/type',
@@ -12470,9 +12538,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err312];
+                        vErrors = [err314];
                       } else {
-                        vErrors.push(err312);
+                        vErrors.push(err314);
                       }
                       errors++;
                     }
@@ -12480,7 +12548,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid30 = valid30 || _valid5;
                   }
                   if (!valid30) {
-                    const err313 = {
+                    const err315 = {
                       instancePath: instancePath + '/data/relationships/persona/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/persona/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -12488,9 +12556,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err313];
+                      vErrors = [err315];
                     } else {
-                      vErrors.push(err313);
+                      vErrors.push(err315);
                     }
                     errors++;
                   } else {
@@ -12507,7 +12575,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data240.meta !== undefined) {
                   let data245 = data240.meta;
                   if (!(data245 && typeof data245 == 'object' && !Array.isArray(data245))) {
-                    const err314 = {
+                    const err316 = {
                       instancePath: instancePath + '/data/relationships/persona/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/persona/properties/meta/type',
                       keyword: 'type',
@@ -12515,15 +12583,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err314];
+                      vErrors = [err316];
                     } else {
-                      vErrors.push(err314);
+                      vErrors.push(err316);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err315 = {
+                const err317 = {
                   instancePath: instancePath + '/data/relationships/persona',
                   schemaPath: '#/properties/data/properties/relationships/properties/persona/type',
                   keyword: 'type',
@@ -12531,9 +12599,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err315];
+                  vErrors = [err317];
                 } else {
-                  vErrors.push(err315);
+                  vErrors.push(err317);
                 }
                 errors++;
               }
@@ -12542,7 +12610,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data246 = data227.stage;
               if (data246 && typeof data246 == 'object' && !Array.isArray(data246)) {
                 if (data246.data === undefined) {
-                  const err316 = {
+                  const err318 = {
                     instancePath: instancePath + '/data/relationships/stage',
                     schemaPath: '#/properties/data/properties/relationships/properties/stage/required',
                     keyword: 'required',
@@ -12550,15 +12618,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err316];
+                    vErrors = [err318];
                   } else {
-                    vErrors.push(err316);
+                    vErrors.push(err318);
                   }
                   errors++;
                 }
                 for (const key9 in data246) {
                   if (!(key9 === 'data' || key9 === 'meta')) {
-                    const err317 = {
+                    const err319 = {
                       instancePath: instancePath + '/data/relationships/stage',
                       schemaPath: '#/properties/data/properties/relationships/properties/stage/additionalProperties',
                       keyword: 'additionalProperties',
@@ -12566,9 +12634,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err317];
+                      vErrors = [err319];
                     } else {
-                      vErrors.push(err317);
+                      vErrors.push(err319);
                     }
                     errors++;
                   }
@@ -12579,7 +12647,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid34 = false;
                   const _errs532 = errors;
                   if (data247 !== null) {
-                    const err318 = {
+                    const err320 = {
                       instancePath: instancePath + '/data/relationships/stage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/0/type',
@@ -12588,9 +12656,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err318];
+                      vErrors = [err320];
                     } else {
-                      vErrors.push(err318);
+                      vErrors.push(err320);
                     }
                     errors++;
                   }
@@ -12600,7 +12668,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs534 = errors;
                     if (data247 && typeof data247 == 'object' && !Array.isArray(data247)) {
                       if (data247.type === undefined) {
-                        const err319 = {
+                        const err321 = {
                           instancePath: instancePath + '/data/relationships/stage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/required',
@@ -12609,14 +12677,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err319];
+                          vErrors = [err321];
                         } else {
-                          vErrors.push(err319);
+                          vErrors.push(err321);
                         }
                         errors++;
                       }
                       if (data247.id === undefined) {
-                        const err320 = {
+                        const err322 = {
                           instancePath: instancePath + '/data/relationships/stage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/required',
@@ -12625,15 +12693,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err320];
+                          vErrors = [err322];
                         } else {
-                          vErrors.push(err320);
+                          vErrors.push(err322);
                         }
                         errors++;
                       }
                       for (const key10 in data247) {
                         if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
-                          const err321 = {
+                          const err323 = {
                             instancePath: instancePath + '/data/relationships/stage/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/additionalProperties',
@@ -12642,16 +12710,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err321];
+                            vErrors = [err323];
                           } else {
-                            vErrors.push(err321);
+                            vErrors.push(err323);
                           }
                           errors++;
                         }
                       }
                       if (data247.type !== undefined) {
                         if ('stage' !== data247.type) {
-                          const err322 = {
+                          const err324 = {
                             instancePath: instancePath + '/data/relationships/stage/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/type/const',
@@ -12660,9 +12728,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err322];
+                            vErrors = [err324];
                           } else {
-                            vErrors.push(err322);
+                            vErrors.push(err324);
                           }
                           errors++;
                         }
@@ -12673,7 +12741,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid36 = false;
                         const _errs540 = errors;
                         if (!(typeof data249 == 'number' && !(data249 % 1) && !isNaN(data249) && isFinite(data249))) {
-                          const err323 = {
+                          const err325 = {
                             instancePath: instancePath + '/data/relationships/stage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -12682,15 +12750,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err323];
+                            vErrors = [err325];
                           } else {
-                            vErrors.push(err323);
+                            vErrors.push(err325);
                           }
                           errors++;
                         }
                         if (typeof data249 == 'number' && isFinite(data249)) {
                           if (data249 > 9007199254740991 || isNaN(data249)) {
-                            const err324 = {
+                            const err326 = {
                               instancePath: instancePath + '/data/relationships/stage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -12699,14 +12767,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err324];
+                              vErrors = [err326];
                             } else {
-                              vErrors.push(err324);
+                              vErrors.push(err326);
                             }
                             errors++;
                           }
                           if (data249 < 1 || isNaN(data249)) {
-                            const err325 = {
+                            const err327 = {
                               instancePath: instancePath + '/data/relationships/stage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -12715,9 +12783,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err325];
+                              vErrors = [err327];
                             } else {
-                              vErrors.push(err325);
+                              vErrors.push(err327);
                             }
                             errors++;
                           }
@@ -12728,7 +12796,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs542 = errors;
                           if (typeof data249 === 'string') {
                             if (!pattern0.test(data249)) {
-                              const err326 = {
+                              const err328 = {
                                 instancePath: instancePath + '/data/relationships/stage/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -12737,14 +12805,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err326];
+                                vErrors = [err328];
                               } else {
-                                vErrors.push(err326);
+                                vErrors.push(err328);
                               }
                               errors++;
                             }
                           } else {
-                            const err327 = {
+                            const err329 = {
                               instancePath: instancePath + '/data/relationships/stage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -12753,9 +12821,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err327];
+                              vErrors = [err329];
                             } else {
-                              vErrors.push(err327);
+                              vErrors.push(err329);
                             }
                             errors++;
                           }
@@ -12763,7 +12831,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid36 = valid36 || _valid8;
                         }
                         if (!valid36) {
-                          const err328 = {
+                          const err330 = {
                             instancePath: instancePath + '/data/relationships/stage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/id/anyOf',
@@ -12772,9 +12840,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err328];
+                            vErrors = [err330];
                           } else {
-                            vErrors.push(err328);
+                            vErrors.push(err330);
                           }
                           errors++;
                         } else {
@@ -12791,7 +12859,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data247.meta !== undefined) {
                         let data250 = data247.meta;
                         if (!(data250 && typeof data250 == 'object' && !Array.isArray(data250))) {
-                          const err329 = {
+                          const err331 = {
                             instancePath: instancePath + '/data/relationships/stage/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/properties/meta/type',
@@ -12800,15 +12868,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err329];
+                            vErrors = [err331];
                           } else {
-                            vErrors.push(err329);
+                            vErrors.push(err331);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err330 = {
+                      const err332 = {
                         instancePath: instancePath + '/data/relationships/stage/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf/1/type',
@@ -12817,9 +12885,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err330];
+                        vErrors = [err332];
                       } else {
-                        vErrors.push(err330);
+                        vErrors.push(err332);
                       }
                       errors++;
                     }
@@ -12827,7 +12895,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid34 = valid34 || _valid7;
                   }
                   if (!valid34) {
-                    const err331 = {
+                    const err333 = {
                       instancePath: instancePath + '/data/relationships/stage/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/stage/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -12835,9 +12903,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err331];
+                      vErrors = [err333];
                     } else {
-                      vErrors.push(err331);
+                      vErrors.push(err333);
                     }
                     errors++;
                   } else {
@@ -12854,7 +12922,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data246.meta !== undefined) {
                   let data251 = data246.meta;
                   if (!(data251 && typeof data251 == 'object' && !Array.isArray(data251))) {
-                    const err332 = {
+                    const err334 = {
                       instancePath: instancePath + '/data/relationships/stage/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/stage/properties/meta/type',
                       keyword: 'type',
@@ -12862,15 +12930,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err332];
+                      vErrors = [err334];
                     } else {
-                      vErrors.push(err332);
+                      vErrors.push(err334);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err333 = {
+                const err335 = {
                   instancePath: instancePath + '/data/relationships/stage',
                   schemaPath: '#/properties/data/properties/relationships/properties/stage/type',
                   keyword: 'type',
@@ -12878,53 +12946,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err333];
+                  vErrors = [err335];
                 } else {
-                  vErrors.push(err333);
+                  vErrors.push(err335);
                 }
                 errors++;
               }
             }
           } else {
-            const err334 = {
+            const err336 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err334];
-            } else {
-              vErrors.push(err334);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data252 = data0.meta;
-          if (!(data252 && typeof data252 == 'object' && !Array.isArray(data252))) {
-            const err335 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err335];
-            } else {
-              vErrors.push(err335);
-            }
-            errors++;
-          }
-        }
-        if (data0.links !== undefined) {
-          let data253 = data0.links;
-          if (!(data253 && typeof data253 == 'object' && !Array.isArray(data253))) {
-            const err336 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -12937,8 +12969,44 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.meta !== undefined) {
+          let data252 = data0.meta;
+          if (!(data252 && typeof data252 == 'object' && !Array.isArray(data252))) {
+            const err337 = {
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err337];
+            } else {
+              vErrors.push(err337);
+            }
+            errors++;
+          }
+        }
+        if (data0.links !== undefined) {
+          let data253 = data0.links;
+          if (!(data253 && typeof data253 == 'object' && !Array.isArray(data253))) {
+            const err338 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err338];
+            } else {
+              vErrors.push(err338);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err337 = {
+        const err339 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -12946,15 +13014,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err337];
+          vErrors = [err339];
         } else {
-          vErrors.push(err337);
+          vErrors.push(err339);
         }
         errors++;
       }
     }
   } else {
-    const err338 = {
+    const err340 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -12962,9 +13030,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err338];
+      vErrors = [err340];
     } else {
-      vErrors.push(err338);
+      vErrors.push(err340);
     }
     errors++;
   }

@@ -34,8 +34,15 @@ const schema11 = {
             name: { type: ['string', 'null'], maxLength: 255 },
             ootoAutoExtractionEnabled: { type: ['boolean', 'null'] },
             opensNeededBeforeCallTaskCreated: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
-            permitDuplicateProspects: { type: ['string', 'null'], maxLength: 255 },
-            sequenceExclusivity: { type: ['string', 'null'] },
+            permitDuplicateProspects: {
+              type: ['string', 'null'],
+              maxLength: 255,
+              enum: ['allow', 'disallow', 'only_if_inactive', 'onlyIfActive', null],
+            },
+            sequenceExclusivity: {
+              type: ['string', 'null'],
+              enum: ['all_sequences', 'exclusive_sequences', 'none', null],
+            },
             smsOptOutAction: { type: ['string', 'null'] },
             smsReceivedAction: { type: ['string', 'null'] },
             stepOverridesEnabled: { type: ['boolean', 'null'] },
@@ -963,9 +970,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (!(
+                data16 === 'allow' ||
+                data16 === 'disallow' ||
+                data16 === 'only_if_inactive' ||
+                data16 === 'onlyIfActive' ||
+                data16 === null
+              )) {
+                const err32 = {
+                  instancePath: instancePath + '/data/attributes/permitDuplicateProspects',
+                  schemaPath: '#/properties/data/properties/attributes/properties/permitDuplicateProspects/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema11.properties.data.properties.attributes.properties.permitDuplicateProspects.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err32];
+                } else {
+                  vErrors.push(err32);
+                }
+                errors++;
+              }
               if (typeof data16 === 'string') {
                 if (func3(data16) > 255) {
-                  const err32 = {
+                  const err33 = {
                     instancePath: instancePath + '/data/attributes/permitDuplicateProspects',
                     schemaPath: '#/properties/data/properties/attributes/properties/permitDuplicateProspects/maxLength',
                     keyword: 'maxLength',
@@ -973,9 +1004,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err32];
+                    vErrors = [err33];
                   } else {
-                    vErrors.push(err32);
+                    vErrors.push(err33);
                   }
                   errors++;
                 }
@@ -984,29 +1015,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.sequenceExclusivity !== undefined) {
               let data17 = data2.sequenceExclusivity;
               if (typeof data17 !== 'string' && data17 !== null) {
-                const err33 = {
+                const err34 = {
                   instancePath: instancePath + '/data/attributes/sequenceExclusivity',
                   schemaPath: '#/properties/data/properties/attributes/properties/sequenceExclusivity/type',
                   keyword: 'type',
                   params: { type: schema11.properties.data.properties.attributes.properties.sequenceExclusivity.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err33];
-                } else {
-                  vErrors.push(err33);
-                }
-                errors++;
-              }
-            }
-            if (data2.smsOptOutAction !== undefined) {
-              let data18 = data2.smsOptOutAction;
-              if (typeof data18 !== 'string' && data18 !== null) {
-                const err34 = {
-                  instancePath: instancePath + '/data/attributes/smsOptOutAction',
-                  schemaPath: '#/properties/data/properties/attributes/properties/smsOptOutAction/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.smsOptOutAction.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1016,16 +1029,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.smsReceivedAction !== undefined) {
-              let data19 = data2.smsReceivedAction;
-              if (typeof data19 !== 'string' && data19 !== null) {
+              if (!(
+                data17 === 'all_sequences' ||
+                data17 === 'exclusive_sequences' ||
+                data17 === 'none' ||
+                data17 === null
+              )) {
                 const err35 = {
-                  instancePath: instancePath + '/data/attributes/smsReceivedAction',
-                  schemaPath: '#/properties/data/properties/attributes/properties/smsReceivedAction/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.smsReceivedAction.type },
-                  message: 'must be string,null',
+                  instancePath: instancePath + '/data/attributes/sequenceExclusivity',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceExclusivity/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.data.properties.attributes.properties.sequenceExclusivity.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err35];
@@ -1035,15 +1052,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.stepOverridesEnabled !== undefined) {
-              let data20 = data2.stepOverridesEnabled;
-              if (typeof data20 !== 'boolean' && data20 !== null) {
+            if (data2.smsOptOutAction !== undefined) {
+              let data18 = data2.smsOptOutAction;
+              if (typeof data18 !== 'string' && data18 !== null) {
                 const err36 = {
-                  instancePath: instancePath + '/data/attributes/stepOverridesEnabled',
-                  schemaPath: '#/properties/data/properties/attributes/properties/stepOverridesEnabled/type',
+                  instancePath: instancePath + '/data/attributes/smsOptOutAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smsOptOutAction/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.stepOverridesEnabled.type },
-                  message: 'must be boolean,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.smsOptOutAction.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err36];
@@ -1053,33 +1070,33 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-          } else {
-            const err37 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err37];
-            } else {
-              vErrors.push(err37);
+            if (data2.smsReceivedAction !== undefined) {
+              let data19 = data2.smsReceivedAction;
+              if (typeof data19 !== 'string' && data19 !== null) {
+                const err37 = {
+                  instancePath: instancePath + '/data/attributes/smsReceivedAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smsReceivedAction/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.smsReceivedAction.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err37];
+                } else {
+                  vErrors.push(err37);
+                }
+                errors++;
+              }
             }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data21 = data0.relationships;
-          if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
-            for (const key2 in data21) {
-              if (!func2.call(schema11.properties.data.properties.relationships.properties, key2)) {
+            if (data2.stepOverridesEnabled !== undefined) {
+              let data20 = data2.stepOverridesEnabled;
+              if (typeof data20 !== 'boolean' && data20 !== null) {
                 const err38 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/stepOverridesEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/stepOverridesEnabled/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.stepOverridesEnabled.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err38];
@@ -1089,11 +1106,47 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+          } else {
+            const err39 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err39];
+            } else {
+              vErrors.push(err39);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data21 = data0.relationships;
+          if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
+            for (const key2 in data21) {
+              if (!func2.call(schema11.properties.data.properties.relationships.properties, key2)) {
+                const err40 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err40];
+                } else {
+                  vErrors.push(err40);
+                }
+                errors++;
+              }
+            }
             if (data21.bouncedStage !== undefined) {
               let data22 = data21.bouncedStage;
               if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
                 if (data22.data === undefined) {
-                  const err39 = {
+                  const err41 = {
                     instancePath: instancePath + '/data/relationships/bouncedStage',
                     schemaPath: '#/properties/data/properties/relationships/properties/bouncedStage/required',
                     keyword: 'required',
@@ -1101,15 +1154,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err39];
+                    vErrors = [err41];
                   } else {
-                    vErrors.push(err39);
+                    vErrors.push(err41);
                   }
                   errors++;
                 }
                 for (const key3 in data22) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err40 = {
+                    const err42 = {
                       instancePath: instancePath + '/data/relationships/bouncedStage',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/bouncedStage/additionalProperties',
@@ -1118,9 +1171,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err40];
+                      vErrors = [err42];
                     } else {
-                      vErrors.push(err40);
+                      vErrors.push(err42);
                     }
                     errors++;
                   }
@@ -1131,7 +1184,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid5 = false;
                   const _errs53 = errors;
                   if (data23 !== null) {
-                    const err41 = {
+                    const err43 = {
                       instancePath: instancePath + '/data/relationships/bouncedStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/0/type',
@@ -1140,9 +1193,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err41];
+                      vErrors = [err43];
                     } else {
-                      vErrors.push(err41);
+                      vErrors.push(err43);
                     }
                     errors++;
                   }
@@ -1152,7 +1205,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs55 = errors;
                     if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
                       if (data23.type === undefined) {
-                        const err42 = {
+                        const err44 = {
                           instancePath: instancePath + '/data/relationships/bouncedStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/required',
@@ -1161,14 +1214,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err42];
+                          vErrors = [err44];
                         } else {
-                          vErrors.push(err42);
+                          vErrors.push(err44);
                         }
                         errors++;
                       }
                       if (data23.id === undefined) {
-                        const err43 = {
+                        const err45 = {
                           instancePath: instancePath + '/data/relationships/bouncedStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/required',
@@ -1177,15 +1230,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err43];
+                          vErrors = [err45];
                         } else {
-                          vErrors.push(err43);
+                          vErrors.push(err45);
                         }
                         errors++;
                       }
                       for (const key4 in data23) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err44 = {
+                          const err46 = {
                             instancePath: instancePath + '/data/relationships/bouncedStage/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/additionalProperties',
@@ -1194,16 +1247,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err44];
+                            vErrors = [err46];
                           } else {
-                            vErrors.push(err44);
+                            vErrors.push(err46);
                           }
                           errors++;
                         }
                       }
                       if (data23.type !== undefined) {
                         if ('stage' !== data23.type) {
-                          const err45 = {
+                          const err47 = {
                             instancePath: instancePath + '/data/relationships/bouncedStage/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/type/const',
@@ -1212,9 +1265,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err45];
+                            vErrors = [err47];
                           } else {
-                            vErrors.push(err45);
+                            vErrors.push(err47);
                           }
                           errors++;
                         }
@@ -1225,7 +1278,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid7 = false;
                         const _errs61 = errors;
                         if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
-                          const err46 = {
+                          const err48 = {
                             instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -1234,15 +1287,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err46];
+                            vErrors = [err48];
                           } else {
-                            vErrors.push(err46);
+                            vErrors.push(err48);
                           }
                           errors++;
                         }
                         if (typeof data25 == 'number' && isFinite(data25)) {
                           if (data25 > 9007199254740991 || isNaN(data25)) {
-                            const err47 = {
+                            const err49 = {
                               instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -1251,14 +1304,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err47];
+                              vErrors = [err49];
                             } else {
-                              vErrors.push(err47);
+                              vErrors.push(err49);
                             }
                             errors++;
                           }
                           if (data25 < 1 || isNaN(data25)) {
-                            const err48 = {
+                            const err50 = {
                               instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -1267,9 +1320,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err48];
+                              vErrors = [err50];
                             } else {
-                              vErrors.push(err48);
+                              vErrors.push(err50);
                             }
                             errors++;
                           }
@@ -1280,7 +1333,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs63 = errors;
                           if (typeof data25 === 'string') {
                             if (!pattern0.test(data25)) {
-                              const err49 = {
+                              const err51 = {
                                 instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -1289,14 +1342,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err49];
+                                vErrors = [err51];
                               } else {
-                                vErrors.push(err49);
+                                vErrors.push(err51);
                               }
                               errors++;
                             }
                           } else {
-                            const err50 = {
+                            const err52 = {
                               instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -1305,9 +1358,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err50];
+                              vErrors = [err52];
                             } else {
-                              vErrors.push(err50);
+                              vErrors.push(err52);
                             }
                             errors++;
                           }
@@ -1315,7 +1368,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid7 = valid7 || _valid1;
                         }
                         if (!valid7) {
-                          const err51 = {
+                          const err53 = {
                             instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf',
@@ -1324,9 +1377,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err51];
+                            vErrors = [err53];
                           } else {
-                            vErrors.push(err51);
+                            vErrors.push(err53);
                           }
                           errors++;
                         } else {
@@ -1343,7 +1396,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data23.meta !== undefined) {
                         let data26 = data23.meta;
                         if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
-                          const err52 = {
+                          const err54 = {
                             instancePath: instancePath + '/data/relationships/bouncedStage/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/meta/type',
@@ -1352,15 +1405,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err52];
+                            vErrors = [err54];
                           } else {
-                            vErrors.push(err52);
+                            vErrors.push(err54);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err53 = {
+                      const err55 = {
                         instancePath: instancePath + '/data/relationships/bouncedStage/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/type',
@@ -1369,9 +1422,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err53];
+                        vErrors = [err55];
                       } else {
-                        vErrors.push(err53);
+                        vErrors.push(err55);
                       }
                       errors++;
                     }
@@ -1379,7 +1432,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid5 = valid5 || _valid0;
                   }
                   if (!valid5) {
-                    const err54 = {
+                    const err56 = {
                       instancePath: instancePath + '/data/relationships/bouncedStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf',
@@ -1388,9 +1441,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err54];
+                      vErrors = [err56];
                     } else {
-                      vErrors.push(err54);
+                      vErrors.push(err56);
                     }
                     errors++;
                   } else {
@@ -1407,7 +1460,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data22.meta !== undefined) {
                   let data27 = data22.meta;
                   if (!(data27 && typeof data27 == 'object' && !Array.isArray(data27))) {
-                    const err55 = {
+                    const err57 = {
                       instancePath: instancePath + '/data/relationships/bouncedStage/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/bouncedStage/properties/meta/type',
@@ -1416,15 +1469,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err55];
+                      vErrors = [err57];
                     } else {
-                      vErrors.push(err55);
+                      vErrors.push(err57);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err56 = {
+                const err58 = {
                   instancePath: instancePath + '/data/relationships/bouncedStage',
                   schemaPath: '#/properties/data/properties/relationships/properties/bouncedStage/type',
                   keyword: 'type',
@@ -1432,9 +1485,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err56];
+                  vErrors = [err58];
                 } else {
-                  vErrors.push(err56);
+                  vErrors.push(err58);
                 }
                 errors++;
               }
@@ -1443,7 +1496,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data28 = data21.callTaskPriority;
               if (data28 && typeof data28 == 'object' && !Array.isArray(data28)) {
                 if (data28.data === undefined) {
-                  const err57 = {
+                  const err59 = {
                     instancePath: instancePath + '/data/relationships/callTaskPriority',
                     schemaPath: '#/properties/data/properties/relationships/properties/callTaskPriority/required',
                     keyword: 'required',
@@ -1451,15 +1504,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err57];
+                    vErrors = [err59];
                   } else {
-                    vErrors.push(err57);
+                    vErrors.push(err59);
                   }
                   errors++;
                 }
                 for (const key5 in data28) {
                   if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err58 = {
+                    const err60 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriority',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriority/additionalProperties',
@@ -1468,9 +1521,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err58];
+                      vErrors = [err60];
                     } else {
-                      vErrors.push(err58);
+                      vErrors.push(err60);
                     }
                     errors++;
                   }
@@ -1481,7 +1534,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid9 = false;
                   const _errs74 = errors;
                   if (data29 !== null) {
-                    const err59 = {
+                    const err61 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriority/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/0/type',
@@ -1490,9 +1543,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err59];
+                      vErrors = [err61];
                     } else {
-                      vErrors.push(err59);
+                      vErrors.push(err61);
                     }
                     errors++;
                   }
@@ -1502,7 +1555,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs76 = errors;
                     if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
                       if (data29.type === undefined) {
-                        const err60 = {
+                        const err62 = {
                           instancePath: instancePath + '/data/relationships/callTaskPriority/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/required',
@@ -1511,14 +1564,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err60];
+                          vErrors = [err62];
                         } else {
-                          vErrors.push(err60);
+                          vErrors.push(err62);
                         }
                         errors++;
                       }
                       if (data29.id === undefined) {
-                        const err61 = {
+                        const err63 = {
                           instancePath: instancePath + '/data/relationships/callTaskPriority/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/required',
@@ -1527,15 +1580,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err61];
+                          vErrors = [err63];
                         } else {
-                          vErrors.push(err61);
+                          vErrors.push(err63);
                         }
                         errors++;
                       }
                       for (const key6 in data29) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err62 = {
+                          const err64 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriority/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/additionalProperties',
@@ -1544,16 +1597,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err62];
+                            vErrors = [err64];
                           } else {
-                            vErrors.push(err62);
+                            vErrors.push(err64);
                           }
                           errors++;
                         }
                       }
                       if (data29.type !== undefined) {
                         if ('taskPriority' !== data29.type) {
-                          const err63 = {
+                          const err65 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriority/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/type/const',
@@ -1562,9 +1615,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err63];
+                            vErrors = [err65];
                           } else {
-                            vErrors.push(err63);
+                            vErrors.push(err65);
                           }
                           errors++;
                         }
@@ -1575,7 +1628,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid11 = false;
                         const _errs82 = errors;
                         if (!(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))) {
-                          const err64 = {
+                          const err66 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -1584,15 +1637,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err64];
+                            vErrors = [err66];
                           } else {
-                            vErrors.push(err64);
+                            vErrors.push(err66);
                           }
                           errors++;
                         }
                         if (typeof data31 == 'number' && isFinite(data31)) {
                           if (data31 > 9007199254740991 || isNaN(data31)) {
-                            const err65 = {
+                            const err67 = {
                               instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -1601,14 +1654,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err65];
+                              vErrors = [err67];
                             } else {
-                              vErrors.push(err65);
+                              vErrors.push(err67);
                             }
                             errors++;
                           }
                           if (data31 < 1 || isNaN(data31)) {
-                            const err66 = {
+                            const err68 = {
                               instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -1617,9 +1670,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err66];
+                              vErrors = [err68];
                             } else {
-                              vErrors.push(err66);
+                              vErrors.push(err68);
                             }
                             errors++;
                           }
@@ -1630,7 +1683,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs84 = errors;
                           if (typeof data31 === 'string') {
                             if (!pattern0.test(data31)) {
-                              const err67 = {
+                              const err69 = {
                                 instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -1639,14 +1692,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err67];
+                                vErrors = [err69];
                               } else {
-                                vErrors.push(err67);
+                                vErrors.push(err69);
                               }
                               errors++;
                             }
                           } else {
-                            const err68 = {
+                            const err70 = {
                               instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -1655,9 +1708,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err68];
+                              vErrors = [err70];
                             } else {
-                              vErrors.push(err68);
+                              vErrors.push(err70);
                             }
                             errors++;
                           }
@@ -1665,7 +1718,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid11 = valid11 || _valid3;
                         }
                         if (!valid11) {
-                          const err69 = {
+                          const err71 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf',
@@ -1674,9 +1727,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err69];
+                            vErrors = [err71];
                           } else {
-                            vErrors.push(err69);
+                            vErrors.push(err71);
                           }
                           errors++;
                         } else {
@@ -1693,7 +1746,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data29.meta !== undefined) {
                         let data32 = data29.meta;
                         if (!(data32 && typeof data32 == 'object' && !Array.isArray(data32))) {
-                          const err70 = {
+                          const err72 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriority/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/meta/type',
@@ -1702,15 +1755,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err70];
+                            vErrors = [err72];
                           } else {
-                            vErrors.push(err70);
+                            vErrors.push(err72);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err71 = {
+                      const err73 = {
                         instancePath: instancePath + '/data/relationships/callTaskPriority/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/type',
@@ -1719,9 +1772,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err71];
+                        vErrors = [err73];
                       } else {
-                        vErrors.push(err71);
+                        vErrors.push(err73);
                       }
                       errors++;
                     }
@@ -1729,7 +1782,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid9 = valid9 || _valid2;
                   }
                   if (!valid9) {
-                    const err72 = {
+                    const err74 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriority/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf',
@@ -1738,9 +1791,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err72];
+                      vErrors = [err74];
                     } else {
-                      vErrors.push(err72);
+                      vErrors.push(err74);
                     }
                     errors++;
                   } else {
@@ -1757,7 +1810,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data28.meta !== undefined) {
                   let data33 = data28.meta;
                   if (!(data33 && typeof data33 == 'object' && !Array.isArray(data33))) {
-                    const err73 = {
+                    const err75 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriority/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriority/properties/meta/type',
@@ -1766,15 +1819,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err73];
+                      vErrors = [err75];
                     } else {
-                      vErrors.push(err73);
+                      vErrors.push(err75);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err74 = {
+                const err76 = {
                   instancePath: instancePath + '/data/relationships/callTaskPriority',
                   schemaPath: '#/properties/data/properties/relationships/properties/callTaskPriority/type',
                   keyword: 'type',
@@ -1782,9 +1835,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err74];
+                  vErrors = [err76];
                 } else {
-                  vErrors.push(err74);
+                  vErrors.push(err76);
                 }
                 errors++;
               }
@@ -1793,7 +1846,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data34 = data21.callTaskPriorityFromClicks;
               if (data34 && typeof data34 == 'object' && !Array.isArray(data34)) {
                 if (data34.data === undefined) {
-                  const err75 = {
+                  const err77 = {
                     instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks',
                     schemaPath:
                       '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/required',
@@ -1802,15 +1855,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err75];
+                    vErrors = [err77];
                   } else {
-                    vErrors.push(err75);
+                    vErrors.push(err77);
                   }
                   errors++;
                 }
                 for (const key7 in data34) {
                   if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err76 = {
+                    const err78 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/additionalProperties',
@@ -1819,9 +1872,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err76];
+                      vErrors = [err78];
                     } else {
-                      vErrors.push(err76);
+                      vErrors.push(err78);
                     }
                     errors++;
                   }
@@ -1832,7 +1885,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid13 = false;
                   const _errs95 = errors;
                   if (data35 !== null) {
-                    const err77 = {
+                    const err79 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/0/type',
@@ -1841,9 +1894,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err77];
+                      vErrors = [err79];
                     } else {
-                      vErrors.push(err77);
+                      vErrors.push(err79);
                     }
                     errors++;
                   }
@@ -1853,7 +1906,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs97 = errors;
                     if (data35 && typeof data35 == 'object' && !Array.isArray(data35)) {
                       if (data35.type === undefined) {
-                        const err78 = {
+                        const err80 = {
                           instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/required',
@@ -1862,14 +1915,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err78];
+                          vErrors = [err80];
                         } else {
-                          vErrors.push(err78);
+                          vErrors.push(err80);
                         }
                         errors++;
                       }
                       if (data35.id === undefined) {
-                        const err79 = {
+                        const err81 = {
                           instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/required',
@@ -1878,15 +1931,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err79];
+                          vErrors = [err81];
                         } else {
-                          vErrors.push(err79);
+                          vErrors.push(err81);
                         }
                         errors++;
                       }
                       for (const key8 in data35) {
                         if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err80 = {
+                          const err82 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/additionalProperties',
@@ -1895,16 +1948,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err80];
+                            vErrors = [err82];
                           } else {
-                            vErrors.push(err80);
+                            vErrors.push(err82);
                           }
                           errors++;
                         }
                       }
                       if (data35.type !== undefined) {
                         if ('taskPriority' !== data35.type) {
-                          const err81 = {
+                          const err83 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/type/const',
@@ -1913,9 +1966,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err81];
+                            vErrors = [err83];
                           } else {
-                            vErrors.push(err81);
+                            vErrors.push(err83);
                           }
                           errors++;
                         }
@@ -1926,7 +1979,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid15 = false;
                         const _errs103 = errors;
                         if (!(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37) && isFinite(data37))) {
-                          const err82 = {
+                          const err84 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -1935,15 +1988,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err82];
+                            vErrors = [err84];
                           } else {
-                            vErrors.push(err82);
+                            vErrors.push(err84);
                           }
                           errors++;
                         }
                         if (typeof data37 == 'number' && isFinite(data37)) {
                           if (data37 > 9007199254740991 || isNaN(data37)) {
-                            const err83 = {
+                            const err85 = {
                               instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -1952,14 +2005,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err83];
+                              vErrors = [err85];
                             } else {
-                              vErrors.push(err83);
+                              vErrors.push(err85);
                             }
                             errors++;
                           }
                           if (data37 < 1 || isNaN(data37)) {
-                            const err84 = {
+                            const err86 = {
                               instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -1968,9 +2021,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err84];
+                              vErrors = [err86];
                             } else {
-                              vErrors.push(err84);
+                              vErrors.push(err86);
                             }
                             errors++;
                           }
@@ -1981,7 +2034,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs105 = errors;
                           if (typeof data37 === 'string') {
                             if (!pattern0.test(data37)) {
-                              const err85 = {
+                              const err87 = {
                                 instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -1990,14 +2043,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err85];
+                                vErrors = [err87];
                               } else {
-                                vErrors.push(err85);
+                                vErrors.push(err87);
                               }
                               errors++;
                             }
                           } else {
-                            const err86 = {
+                            const err88 = {
                               instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -2006,9 +2059,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err86];
+                              vErrors = [err88];
                             } else {
-                              vErrors.push(err86);
+                              vErrors.push(err88);
                             }
                             errors++;
                           }
@@ -2016,7 +2069,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid15 = valid15 || _valid5;
                         }
                         if (!valid15) {
-                          const err87 = {
+                          const err89 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf',
@@ -2025,9 +2078,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err87];
+                            vErrors = [err89];
                           } else {
-                            vErrors.push(err87);
+                            vErrors.push(err89);
                           }
                           errors++;
                         } else {
@@ -2044,7 +2097,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data35.meta !== undefined) {
                         let data38 = data35.meta;
                         if (!(data38 && typeof data38 == 'object' && !Array.isArray(data38))) {
-                          const err88 = {
+                          const err90 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/meta/type',
@@ -2053,15 +2106,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err88];
+                            vErrors = [err90];
                           } else {
-                            vErrors.push(err88);
+                            vErrors.push(err90);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err89 = {
+                      const err91 = {
                         instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/type',
@@ -2070,9 +2123,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err89];
+                        vErrors = [err91];
                       } else {
-                        vErrors.push(err89);
+                        vErrors.push(err91);
                       }
                       errors++;
                     }
@@ -2080,7 +2133,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid13 = valid13 || _valid4;
                   }
                   if (!valid13) {
-                    const err90 = {
+                    const err92 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf',
@@ -2089,9 +2142,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err90];
+                      vErrors = [err92];
                     } else {
-                      vErrors.push(err90);
+                      vErrors.push(err92);
                     }
                     errors++;
                   } else {
@@ -2108,7 +2161,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data34.meta !== undefined) {
                   let data39 = data34.meta;
                   if (!(data39 && typeof data39 == 'object' && !Array.isArray(data39))) {
-                    const err91 = {
+                    const err93 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/meta/type',
@@ -2117,15 +2170,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err91];
+                      vErrors = [err93];
                     } else {
-                      vErrors.push(err91);
+                      vErrors.push(err93);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err92 = {
+                const err94 = {
                   instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks',
                   schemaPath: '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/type',
                   keyword: 'type',
@@ -2133,9 +2186,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err92];
+                  vErrors = [err94];
                 } else {
-                  vErrors.push(err92);
+                  vErrors.push(err94);
                 }
                 errors++;
               }
@@ -2144,7 +2197,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data40 = data21.callTaskPriorityFromOpens;
               if (data40 && typeof data40 == 'object' && !Array.isArray(data40)) {
                 if (data40.data === undefined) {
-                  const err93 = {
+                  const err95 = {
                     instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens',
                     schemaPath:
                       '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/required',
@@ -2153,15 +2206,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err93];
+                    vErrors = [err95];
                   } else {
-                    vErrors.push(err93);
+                    vErrors.push(err95);
                   }
                   errors++;
                 }
                 for (const key9 in data40) {
                   if (!(key9 === 'data' || key9 === 'meta')) {
-                    const err94 = {
+                    const err96 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/additionalProperties',
@@ -2170,9 +2223,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err94];
+                      vErrors = [err96];
                     } else {
-                      vErrors.push(err94);
+                      vErrors.push(err96);
                     }
                     errors++;
                   }
@@ -2183,7 +2236,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid17 = false;
                   const _errs116 = errors;
                   if (data41 !== null) {
-                    const err95 = {
+                    const err97 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/0/type',
@@ -2192,9 +2245,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err95];
+                      vErrors = [err97];
                     } else {
-                      vErrors.push(err95);
+                      vErrors.push(err97);
                     }
                     errors++;
                   }
@@ -2204,7 +2257,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs118 = errors;
                     if (data41 && typeof data41 == 'object' && !Array.isArray(data41)) {
                       if (data41.type === undefined) {
-                        const err96 = {
+                        const err98 = {
                           instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/required',
@@ -2213,14 +2266,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err96];
+                          vErrors = [err98];
                         } else {
-                          vErrors.push(err96);
+                          vErrors.push(err98);
                         }
                         errors++;
                       }
                       if (data41.id === undefined) {
-                        const err97 = {
+                        const err99 = {
                           instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/required',
@@ -2229,15 +2282,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err97];
+                          vErrors = [err99];
                         } else {
-                          vErrors.push(err97);
+                          vErrors.push(err99);
                         }
                         errors++;
                       }
                       for (const key10 in data41) {
                         if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
-                          const err98 = {
+                          const err100 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/additionalProperties',
@@ -2246,16 +2299,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err98];
+                            vErrors = [err100];
                           } else {
-                            vErrors.push(err98);
+                            vErrors.push(err100);
                           }
                           errors++;
                         }
                       }
                       if (data41.type !== undefined) {
                         if ('taskPriority' !== data41.type) {
-                          const err99 = {
+                          const err101 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/type/const',
@@ -2264,9 +2317,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err99];
+                            vErrors = [err101];
                           } else {
-                            vErrors.push(err99);
+                            vErrors.push(err101);
                           }
                           errors++;
                         }
@@ -2277,7 +2330,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid19 = false;
                         const _errs124 = errors;
                         if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43) && isFinite(data43))) {
-                          const err100 = {
+                          const err102 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -2286,15 +2339,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err100];
+                            vErrors = [err102];
                           } else {
-                            vErrors.push(err100);
+                            vErrors.push(err102);
                           }
                           errors++;
                         }
                         if (typeof data43 == 'number' && isFinite(data43)) {
                           if (data43 > 9007199254740991 || isNaN(data43)) {
-                            const err101 = {
+                            const err103 = {
                               instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -2303,14 +2356,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err101];
+                              vErrors = [err103];
                             } else {
-                              vErrors.push(err101);
+                              vErrors.push(err103);
                             }
                             errors++;
                           }
                           if (data43 < 1 || isNaN(data43)) {
-                            const err102 = {
+                            const err104 = {
                               instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -2319,9 +2372,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err102];
+                              vErrors = [err104];
                             } else {
-                              vErrors.push(err102);
+                              vErrors.push(err104);
                             }
                             errors++;
                           }
@@ -2332,7 +2385,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs126 = errors;
                           if (typeof data43 === 'string') {
                             if (!pattern0.test(data43)) {
-                              const err103 = {
+                              const err105 = {
                                 instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -2341,14 +2394,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err103];
+                                vErrors = [err105];
                               } else {
-                                vErrors.push(err103);
+                                vErrors.push(err105);
                               }
                               errors++;
                             }
                           } else {
-                            const err104 = {
+                            const err106 = {
                               instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -2357,9 +2410,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err104];
+                              vErrors = [err106];
                             } else {
-                              vErrors.push(err104);
+                              vErrors.push(err106);
                             }
                             errors++;
                           }
@@ -2367,7 +2420,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid19 = valid19 || _valid7;
                         }
                         if (!valid19) {
-                          const err105 = {
+                          const err107 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf',
@@ -2376,9 +2429,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err105];
+                            vErrors = [err107];
                           } else {
-                            vErrors.push(err105);
+                            vErrors.push(err107);
                           }
                           errors++;
                         } else {
@@ -2395,7 +2448,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data41.meta !== undefined) {
                         let data44 = data41.meta;
                         if (!(data44 && typeof data44 == 'object' && !Array.isArray(data44))) {
-                          const err106 = {
+                          const err108 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/meta/type',
@@ -2404,15 +2457,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err106];
+                            vErrors = [err108];
                           } else {
-                            vErrors.push(err106);
+                            vErrors.push(err108);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err107 = {
+                      const err109 = {
                         instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/type',
@@ -2421,9 +2474,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err107];
+                        vErrors = [err109];
                       } else {
-                        vErrors.push(err107);
+                        vErrors.push(err109);
                       }
                       errors++;
                     }
@@ -2431,7 +2484,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid17 = valid17 || _valid6;
                   }
                   if (!valid17) {
-                    const err108 = {
+                    const err110 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf',
@@ -2440,9 +2493,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err108];
+                      vErrors = [err110];
                     } else {
-                      vErrors.push(err108);
+                      vErrors.push(err110);
                     }
                     errors++;
                   } else {
@@ -2459,7 +2512,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data40.meta !== undefined) {
                   let data45 = data40.meta;
                   if (!(data45 && typeof data45 == 'object' && !Array.isArray(data45))) {
-                    const err109 = {
+                    const err111 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/meta/type',
@@ -2468,15 +2521,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err109];
+                      vErrors = [err111];
                     } else {
-                      vErrors.push(err109);
+                      vErrors.push(err111);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err110 = {
+                const err112 = {
                   instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens',
                   schemaPath: '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/type',
                   keyword: 'type',
@@ -2484,9 +2537,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err110];
+                  vErrors = [err112];
                 } else {
-                  vErrors.push(err110);
+                  vErrors.push(err112);
                 }
                 errors++;
               }
@@ -2495,7 +2548,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data46 = data21.completedStage;
               if (data46 && typeof data46 == 'object' && !Array.isArray(data46)) {
                 if (data46.data === undefined) {
-                  const err111 = {
+                  const err113 = {
                     instancePath: instancePath + '/data/relationships/completedStage',
                     schemaPath: '#/properties/data/properties/relationships/properties/completedStage/required',
                     keyword: 'required',
@@ -2503,15 +2556,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err111];
+                    vErrors = [err113];
                   } else {
-                    vErrors.push(err111);
+                    vErrors.push(err113);
                   }
                   errors++;
                 }
                 for (const key11 in data46) {
                   if (!(key11 === 'data' || key11 === 'meta')) {
-                    const err112 = {
+                    const err114 = {
                       instancePath: instancePath + '/data/relationships/completedStage',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/completedStage/additionalProperties',
@@ -2520,9 +2573,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err112];
+                      vErrors = [err114];
                     } else {
-                      vErrors.push(err112);
+                      vErrors.push(err114);
                     }
                     errors++;
                   }
@@ -2533,7 +2586,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid21 = false;
                   const _errs137 = errors;
                   if (data47 !== null) {
-                    const err113 = {
+                    const err115 = {
                       instancePath: instancePath + '/data/relationships/completedStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/0/type',
@@ -2542,9 +2595,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err113];
+                      vErrors = [err115];
                     } else {
-                      vErrors.push(err113);
+                      vErrors.push(err115);
                     }
                     errors++;
                   }
@@ -2554,7 +2607,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs139 = errors;
                     if (data47 && typeof data47 == 'object' && !Array.isArray(data47)) {
                       if (data47.type === undefined) {
-                        const err114 = {
+                        const err116 = {
                           instancePath: instancePath + '/data/relationships/completedStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/required',
@@ -2563,14 +2616,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err114];
+                          vErrors = [err116];
                         } else {
-                          vErrors.push(err114);
+                          vErrors.push(err116);
                         }
                         errors++;
                       }
                       if (data47.id === undefined) {
-                        const err115 = {
+                        const err117 = {
                           instancePath: instancePath + '/data/relationships/completedStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/required',
@@ -2579,15 +2632,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err115];
+                          vErrors = [err117];
                         } else {
-                          vErrors.push(err115);
+                          vErrors.push(err117);
                         }
                         errors++;
                       }
                       for (const key12 in data47) {
                         if (!(key12 === 'type' || key12 === 'id' || key12 === 'meta')) {
-                          const err116 = {
+                          const err118 = {
                             instancePath: instancePath + '/data/relationships/completedStage/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/additionalProperties',
@@ -2596,16 +2649,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err116];
+                            vErrors = [err118];
                           } else {
-                            vErrors.push(err116);
+                            vErrors.push(err118);
                           }
                           errors++;
                         }
                       }
                       if (data47.type !== undefined) {
                         if ('stage' !== data47.type) {
-                          const err117 = {
+                          const err119 = {
                             instancePath: instancePath + '/data/relationships/completedStage/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/type/const',
@@ -2614,9 +2667,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err117];
+                            vErrors = [err119];
                           } else {
-                            vErrors.push(err117);
+                            vErrors.push(err119);
                           }
                           errors++;
                         }
@@ -2627,7 +2680,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid23 = false;
                         const _errs145 = errors;
                         if (!(typeof data49 == 'number' && !(data49 % 1) && !isNaN(data49) && isFinite(data49))) {
-                          const err118 = {
+                          const err120 = {
                             instancePath: instancePath + '/data/relationships/completedStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -2636,15 +2689,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err118];
+                            vErrors = [err120];
                           } else {
-                            vErrors.push(err118);
+                            vErrors.push(err120);
                           }
                           errors++;
                         }
                         if (typeof data49 == 'number' && isFinite(data49)) {
                           if (data49 > 9007199254740991 || isNaN(data49)) {
-                            const err119 = {
+                            const err121 = {
                               instancePath: instancePath + '/data/relationships/completedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -2653,14 +2706,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err119];
+                              vErrors = [err121];
                             } else {
-                              vErrors.push(err119);
+                              vErrors.push(err121);
                             }
                             errors++;
                           }
                           if (data49 < 1 || isNaN(data49)) {
-                            const err120 = {
+                            const err122 = {
                               instancePath: instancePath + '/data/relationships/completedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -2669,9 +2722,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err120];
+                              vErrors = [err122];
                             } else {
-                              vErrors.push(err120);
+                              vErrors.push(err122);
                             }
                             errors++;
                           }
@@ -2682,7 +2735,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs147 = errors;
                           if (typeof data49 === 'string') {
                             if (!pattern0.test(data49)) {
-                              const err121 = {
+                              const err123 = {
                                 instancePath: instancePath + '/data/relationships/completedStage/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -2691,14 +2744,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err121];
+                                vErrors = [err123];
                               } else {
-                                vErrors.push(err121);
+                                vErrors.push(err123);
                               }
                               errors++;
                             }
                           } else {
-                            const err122 = {
+                            const err124 = {
                               instancePath: instancePath + '/data/relationships/completedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -2707,9 +2760,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err122];
+                              vErrors = [err124];
                             } else {
-                              vErrors.push(err122);
+                              vErrors.push(err124);
                             }
                             errors++;
                           }
@@ -2717,7 +2770,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid23 = valid23 || _valid9;
                         }
                         if (!valid23) {
-                          const err123 = {
+                          const err125 = {
                             instancePath: instancePath + '/data/relationships/completedStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf',
@@ -2726,9 +2779,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err123];
+                            vErrors = [err125];
                           } else {
-                            vErrors.push(err123);
+                            vErrors.push(err125);
                           }
                           errors++;
                         } else {
@@ -2745,7 +2798,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data47.meta !== undefined) {
                         let data50 = data47.meta;
                         if (!(data50 && typeof data50 == 'object' && !Array.isArray(data50))) {
-                          const err124 = {
+                          const err126 = {
                             instancePath: instancePath + '/data/relationships/completedStage/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/meta/type',
@@ -2754,15 +2807,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err124];
+                            vErrors = [err126];
                           } else {
-                            vErrors.push(err124);
+                            vErrors.push(err126);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err125 = {
+                      const err127 = {
                         instancePath: instancePath + '/data/relationships/completedStage/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/type',
@@ -2771,9 +2824,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err125];
+                        vErrors = [err127];
                       } else {
-                        vErrors.push(err125);
+                        vErrors.push(err127);
                       }
                       errors++;
                     }
@@ -2781,7 +2834,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid21 = valid21 || _valid8;
                   }
                   if (!valid21) {
-                    const err126 = {
+                    const err128 = {
                       instancePath: instancePath + '/data/relationships/completedStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf',
@@ -2790,9 +2843,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err126];
+                      vErrors = [err128];
                     } else {
-                      vErrors.push(err126);
+                      vErrors.push(err128);
                     }
                     errors++;
                   } else {
@@ -2809,7 +2862,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data46.meta !== undefined) {
                   let data51 = data46.meta;
                   if (!(data51 && typeof data51 == 'object' && !Array.isArray(data51))) {
-                    const err127 = {
+                    const err129 = {
                       instancePath: instancePath + '/data/relationships/completedStage/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/completedStage/properties/meta/type',
@@ -2818,15 +2871,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err127];
+                      vErrors = [err129];
                     } else {
-                      vErrors.push(err127);
+                      vErrors.push(err129);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err128 = {
+                const err130 = {
                   instancePath: instancePath + '/data/relationships/completedStage',
                   schemaPath: '#/properties/data/properties/relationships/properties/completedStage/type',
                   keyword: 'type',
@@ -2834,9 +2887,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err128];
+                  vErrors = [err130];
                 } else {
-                  vErrors.push(err128);
+                  vErrors.push(err130);
                 }
                 errors++;
               }
@@ -2845,7 +2898,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data52 = data21.deliveredStage;
               if (data52 && typeof data52 == 'object' && !Array.isArray(data52)) {
                 if (data52.data === undefined) {
-                  const err129 = {
+                  const err131 = {
                     instancePath: instancePath + '/data/relationships/deliveredStage',
                     schemaPath: '#/properties/data/properties/relationships/properties/deliveredStage/required',
                     keyword: 'required',
@@ -2853,15 +2906,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err129];
+                    vErrors = [err131];
                   } else {
-                    vErrors.push(err129);
+                    vErrors.push(err131);
                   }
                   errors++;
                 }
                 for (const key13 in data52) {
                   if (!(key13 === 'data' || key13 === 'meta')) {
-                    const err130 = {
+                    const err132 = {
                       instancePath: instancePath + '/data/relationships/deliveredStage',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/deliveredStage/additionalProperties',
@@ -2870,9 +2923,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err130];
+                      vErrors = [err132];
                     } else {
-                      vErrors.push(err130);
+                      vErrors.push(err132);
                     }
                     errors++;
                   }
@@ -2883,7 +2936,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid25 = false;
                   const _errs158 = errors;
                   if (data53 !== null) {
-                    const err131 = {
+                    const err133 = {
                       instancePath: instancePath + '/data/relationships/deliveredStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/0/type',
@@ -2892,9 +2945,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err131];
+                      vErrors = [err133];
                     } else {
-                      vErrors.push(err131);
+                      vErrors.push(err133);
                     }
                     errors++;
                   }
@@ -2904,7 +2957,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs160 = errors;
                     if (data53 && typeof data53 == 'object' && !Array.isArray(data53)) {
                       if (data53.type === undefined) {
-                        const err132 = {
+                        const err134 = {
                           instancePath: instancePath + '/data/relationships/deliveredStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/required',
@@ -2913,14 +2966,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err132];
+                          vErrors = [err134];
                         } else {
-                          vErrors.push(err132);
+                          vErrors.push(err134);
                         }
                         errors++;
                       }
                       if (data53.id === undefined) {
-                        const err133 = {
+                        const err135 = {
                           instancePath: instancePath + '/data/relationships/deliveredStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/required',
@@ -2929,15 +2982,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err133];
+                          vErrors = [err135];
                         } else {
-                          vErrors.push(err133);
+                          vErrors.push(err135);
                         }
                         errors++;
                       }
                       for (const key14 in data53) {
                         if (!(key14 === 'type' || key14 === 'id' || key14 === 'meta')) {
-                          const err134 = {
+                          const err136 = {
                             instancePath: instancePath + '/data/relationships/deliveredStage/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/additionalProperties',
@@ -2946,16 +2999,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err134];
+                            vErrors = [err136];
                           } else {
-                            vErrors.push(err134);
+                            vErrors.push(err136);
                           }
                           errors++;
                         }
                       }
                       if (data53.type !== undefined) {
                         if ('stage' !== data53.type) {
-                          const err135 = {
+                          const err137 = {
                             instancePath: instancePath + '/data/relationships/deliveredStage/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/type/const',
@@ -2964,9 +3017,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err135];
+                            vErrors = [err137];
                           } else {
-                            vErrors.push(err135);
+                            vErrors.push(err137);
                           }
                           errors++;
                         }
@@ -2977,7 +3030,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid27 = false;
                         const _errs166 = errors;
                         if (!(typeof data55 == 'number' && !(data55 % 1) && !isNaN(data55) && isFinite(data55))) {
-                          const err136 = {
+                          const err138 = {
                             instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -2986,15 +3039,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err136];
+                            vErrors = [err138];
                           } else {
-                            vErrors.push(err136);
+                            vErrors.push(err138);
                           }
                           errors++;
                         }
                         if (typeof data55 == 'number' && isFinite(data55)) {
                           if (data55 > 9007199254740991 || isNaN(data55)) {
-                            const err137 = {
+                            const err139 = {
                               instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -3003,14 +3056,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err137];
+                              vErrors = [err139];
                             } else {
-                              vErrors.push(err137);
+                              vErrors.push(err139);
                             }
                             errors++;
                           }
                           if (data55 < 1 || isNaN(data55)) {
-                            const err138 = {
+                            const err140 = {
                               instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -3019,9 +3072,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err138];
+                              vErrors = [err140];
                             } else {
-                              vErrors.push(err138);
+                              vErrors.push(err140);
                             }
                             errors++;
                           }
@@ -3032,7 +3085,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs168 = errors;
                           if (typeof data55 === 'string') {
                             if (!pattern0.test(data55)) {
-                              const err139 = {
+                              const err141 = {
                                 instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -3041,14 +3094,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err139];
+                                vErrors = [err141];
                               } else {
-                                vErrors.push(err139);
+                                vErrors.push(err141);
                               }
                               errors++;
                             }
                           } else {
-                            const err140 = {
+                            const err142 = {
                               instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -3057,9 +3110,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err140];
+                              vErrors = [err142];
                             } else {
-                              vErrors.push(err140);
+                              vErrors.push(err142);
                             }
                             errors++;
                           }
@@ -3067,7 +3120,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid27 = valid27 || _valid11;
                         }
                         if (!valid27) {
-                          const err141 = {
+                          const err143 = {
                             instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf',
@@ -3076,9 +3129,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err141];
+                            vErrors = [err143];
                           } else {
-                            vErrors.push(err141);
+                            vErrors.push(err143);
                           }
                           errors++;
                         } else {
@@ -3095,7 +3148,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data53.meta !== undefined) {
                         let data56 = data53.meta;
                         if (!(data56 && typeof data56 == 'object' && !Array.isArray(data56))) {
-                          const err142 = {
+                          const err144 = {
                             instancePath: instancePath + '/data/relationships/deliveredStage/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/meta/type',
@@ -3104,15 +3157,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err142];
+                            vErrors = [err144];
                           } else {
-                            vErrors.push(err142);
+                            vErrors.push(err144);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err143 = {
+                      const err145 = {
                         instancePath: instancePath + '/data/relationships/deliveredStage/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/type',
@@ -3121,9 +3174,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err143];
+                        vErrors = [err145];
                       } else {
-                        vErrors.push(err143);
+                        vErrors.push(err145);
                       }
                       errors++;
                     }
@@ -3131,7 +3184,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid25 = valid25 || _valid10;
                   }
                   if (!valid25) {
-                    const err144 = {
+                    const err146 = {
                       instancePath: instancePath + '/data/relationships/deliveredStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf',
@@ -3140,9 +3193,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err144];
+                      vErrors = [err146];
                     } else {
-                      vErrors.push(err144);
+                      vErrors.push(err146);
                     }
                     errors++;
                   } else {
@@ -3159,7 +3212,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data52.meta !== undefined) {
                   let data57 = data52.meta;
                   if (!(data57 && typeof data57 == 'object' && !Array.isArray(data57))) {
-                    const err145 = {
+                    const err147 = {
                       instancePath: instancePath + '/data/relationships/deliveredStage/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/deliveredStage/properties/meta/type',
@@ -3168,15 +3221,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err145];
+                      vErrors = [err147];
                     } else {
-                      vErrors.push(err145);
+                      vErrors.push(err147);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err146 = {
+                const err148 = {
                   instancePath: instancePath + '/data/relationships/deliveredStage',
                   schemaPath: '#/properties/data/properties/relationships/properties/deliveredStage/type',
                   keyword: 'type',
@@ -3184,9 +3237,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err146];
+                  vErrors = [err148];
                 } else {
-                  vErrors.push(err146);
+                  vErrors.push(err148);
                 }
                 errors++;
               }
@@ -3195,7 +3248,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data58 = data21.finishedStage;
               if (data58 && typeof data58 == 'object' && !Array.isArray(data58)) {
                 if (data58.data === undefined) {
-                  const err147 = {
+                  const err149 = {
                     instancePath: instancePath + '/data/relationships/finishedStage',
                     schemaPath: '#/properties/data/properties/relationships/properties/finishedStage/required',
                     keyword: 'required',
@@ -3203,15 +3256,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err147];
+                    vErrors = [err149];
                   } else {
-                    vErrors.push(err147);
+                    vErrors.push(err149);
                   }
                   errors++;
                 }
                 for (const key15 in data58) {
                   if (!(key15 === 'data' || key15 === 'meta')) {
-                    const err148 = {
+                    const err150 = {
                       instancePath: instancePath + '/data/relationships/finishedStage',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/finishedStage/additionalProperties',
@@ -3220,9 +3273,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err148];
+                      vErrors = [err150];
                     } else {
-                      vErrors.push(err148);
+                      vErrors.push(err150);
                     }
                     errors++;
                   }
@@ -3233,7 +3286,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid29 = false;
                   const _errs179 = errors;
                   if (data59 !== null) {
-                    const err149 = {
+                    const err151 = {
                       instancePath: instancePath + '/data/relationships/finishedStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/0/type',
@@ -3242,9 +3295,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err149];
+                      vErrors = [err151];
                     } else {
-                      vErrors.push(err149);
+                      vErrors.push(err151);
                     }
                     errors++;
                   }
@@ -3254,7 +3307,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs181 = errors;
                     if (data59 && typeof data59 == 'object' && !Array.isArray(data59)) {
                       if (data59.type === undefined) {
-                        const err150 = {
+                        const err152 = {
                           instancePath: instancePath + '/data/relationships/finishedStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/required',
@@ -3263,14 +3316,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err150];
+                          vErrors = [err152];
                         } else {
-                          vErrors.push(err150);
+                          vErrors.push(err152);
                         }
                         errors++;
                       }
                       if (data59.id === undefined) {
-                        const err151 = {
+                        const err153 = {
                           instancePath: instancePath + '/data/relationships/finishedStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/required',
@@ -3279,15 +3332,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err151];
+                          vErrors = [err153];
                         } else {
-                          vErrors.push(err151);
+                          vErrors.push(err153);
                         }
                         errors++;
                       }
                       for (const key16 in data59) {
                         if (!(key16 === 'type' || key16 === 'id' || key16 === 'meta')) {
-                          const err152 = {
+                          const err154 = {
                             instancePath: instancePath + '/data/relationships/finishedStage/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/additionalProperties',
@@ -3296,16 +3349,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err152];
+                            vErrors = [err154];
                           } else {
-                            vErrors.push(err152);
+                            vErrors.push(err154);
                           }
                           errors++;
                         }
                       }
                       if (data59.type !== undefined) {
                         if ('stage' !== data59.type) {
-                          const err153 = {
+                          const err155 = {
                             instancePath: instancePath + '/data/relationships/finishedStage/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/type/const',
@@ -3314,9 +3367,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err153];
+                            vErrors = [err155];
                           } else {
-                            vErrors.push(err153);
+                            vErrors.push(err155);
                           }
                           errors++;
                         }
@@ -3327,7 +3380,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid31 = false;
                         const _errs187 = errors;
                         if (!(typeof data61 == 'number' && !(data61 % 1) && !isNaN(data61) && isFinite(data61))) {
-                          const err154 = {
+                          const err156 = {
                             instancePath: instancePath + '/data/relationships/finishedStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -3336,15 +3389,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err154];
+                            vErrors = [err156];
                           } else {
-                            vErrors.push(err154);
+                            vErrors.push(err156);
                           }
                           errors++;
                         }
                         if (typeof data61 == 'number' && isFinite(data61)) {
                           if (data61 > 9007199254740991 || isNaN(data61)) {
-                            const err155 = {
+                            const err157 = {
                               instancePath: instancePath + '/data/relationships/finishedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -3353,14 +3406,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err155];
+                              vErrors = [err157];
                             } else {
-                              vErrors.push(err155);
+                              vErrors.push(err157);
                             }
                             errors++;
                           }
                           if (data61 < 1 || isNaN(data61)) {
-                            const err156 = {
+                            const err158 = {
                               instancePath: instancePath + '/data/relationships/finishedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -3369,9 +3422,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err156];
+                              vErrors = [err158];
                             } else {
-                              vErrors.push(err156);
+                              vErrors.push(err158);
                             }
                             errors++;
                           }
@@ -3382,7 +3435,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs189 = errors;
                           if (typeof data61 === 'string') {
                             if (!pattern0.test(data61)) {
-                              const err157 = {
+                              const err159 = {
                                 instancePath: instancePath + '/data/relationships/finishedStage/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -3391,14 +3444,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err157];
+                                vErrors = [err159];
                               } else {
-                                vErrors.push(err157);
+                                vErrors.push(err159);
                               }
                               errors++;
                             }
                           } else {
-                            const err158 = {
+                            const err160 = {
                               instancePath: instancePath + '/data/relationships/finishedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -3407,9 +3460,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err158];
+                              vErrors = [err160];
                             } else {
-                              vErrors.push(err158);
+                              vErrors.push(err160);
                             }
                             errors++;
                           }
@@ -3417,7 +3470,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid31 = valid31 || _valid13;
                         }
                         if (!valid31) {
-                          const err159 = {
+                          const err161 = {
                             instancePath: instancePath + '/data/relationships/finishedStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf',
@@ -3426,9 +3479,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err159];
+                            vErrors = [err161];
                           } else {
-                            vErrors.push(err159);
+                            vErrors.push(err161);
                           }
                           errors++;
                         } else {
@@ -3445,7 +3498,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data59.meta !== undefined) {
                         let data62 = data59.meta;
                         if (!(data62 && typeof data62 == 'object' && !Array.isArray(data62))) {
-                          const err160 = {
+                          const err162 = {
                             instancePath: instancePath + '/data/relationships/finishedStage/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/meta/type',
@@ -3454,15 +3507,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err160];
+                            vErrors = [err162];
                           } else {
-                            vErrors.push(err160);
+                            vErrors.push(err162);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err161 = {
+                      const err163 = {
                         instancePath: instancePath + '/data/relationships/finishedStage/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/type',
@@ -3471,9 +3524,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err161];
+                        vErrors = [err163];
                       } else {
-                        vErrors.push(err161);
+                        vErrors.push(err163);
                       }
                       errors++;
                     }
@@ -3481,7 +3534,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid29 = valid29 || _valid12;
                   }
                   if (!valid29) {
-                    const err162 = {
+                    const err164 = {
                       instancePath: instancePath + '/data/relationships/finishedStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf',
@@ -3490,9 +3543,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err162];
+                      vErrors = [err164];
                     } else {
-                      vErrors.push(err162);
+                      vErrors.push(err164);
                     }
                     errors++;
                   } else {
@@ -3509,7 +3562,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data58.meta !== undefined) {
                   let data63 = data58.meta;
                   if (!(data63 && typeof data63 == 'object' && !Array.isArray(data63))) {
-                    const err163 = {
+                    const err165 = {
                       instancePath: instancePath + '/data/relationships/finishedStage/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/finishedStage/properties/meta/type',
@@ -3518,15 +3571,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err163];
+                      vErrors = [err165];
                     } else {
-                      vErrors.push(err163);
+                      vErrors.push(err165);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err164 = {
+                const err166 = {
                   instancePath: instancePath + '/data/relationships/finishedStage',
                   schemaPath: '#/properties/data/properties/relationships/properties/finishedStage/type',
                   keyword: 'type',
@@ -3534,9 +3587,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err164];
+                  vErrors = [err166];
                 } else {
-                  vErrors.push(err164);
+                  vErrors.push(err166);
                 }
                 errors++;
               }
@@ -3545,7 +3598,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data64 = data21.optedOutStage;
               if (data64 && typeof data64 == 'object' && !Array.isArray(data64)) {
                 if (data64.data === undefined) {
-                  const err165 = {
+                  const err167 = {
                     instancePath: instancePath + '/data/relationships/optedOutStage',
                     schemaPath: '#/properties/data/properties/relationships/properties/optedOutStage/required',
                     keyword: 'required',
@@ -3553,15 +3606,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err165];
+                    vErrors = [err167];
                   } else {
-                    vErrors.push(err165);
+                    vErrors.push(err167);
                   }
                   errors++;
                 }
                 for (const key17 in data64) {
                   if (!(key17 === 'data' || key17 === 'meta')) {
-                    const err166 = {
+                    const err168 = {
                       instancePath: instancePath + '/data/relationships/optedOutStage',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/optedOutStage/additionalProperties',
@@ -3570,9 +3623,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err166];
+                      vErrors = [err168];
                     } else {
-                      vErrors.push(err166);
+                      vErrors.push(err168);
                     }
                     errors++;
                   }
@@ -3583,7 +3636,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid33 = false;
                   const _errs200 = errors;
                   if (data65 !== null) {
-                    const err167 = {
+                    const err169 = {
                       instancePath: instancePath + '/data/relationships/optedOutStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/0/type',
@@ -3592,9 +3645,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err167];
+                      vErrors = [err169];
                     } else {
-                      vErrors.push(err167);
+                      vErrors.push(err169);
                     }
                     errors++;
                   }
@@ -3604,7 +3657,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs202 = errors;
                     if (data65 && typeof data65 == 'object' && !Array.isArray(data65)) {
                       if (data65.type === undefined) {
-                        const err168 = {
+                        const err170 = {
                           instancePath: instancePath + '/data/relationships/optedOutStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/required',
@@ -3613,14 +3666,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err168];
+                          vErrors = [err170];
                         } else {
-                          vErrors.push(err168);
+                          vErrors.push(err170);
                         }
                         errors++;
                       }
                       if (data65.id === undefined) {
-                        const err169 = {
+                        const err171 = {
                           instancePath: instancePath + '/data/relationships/optedOutStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/required',
@@ -3629,15 +3682,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err169];
+                          vErrors = [err171];
                         } else {
-                          vErrors.push(err169);
+                          vErrors.push(err171);
                         }
                         errors++;
                       }
                       for (const key18 in data65) {
                         if (!(key18 === 'type' || key18 === 'id' || key18 === 'meta')) {
-                          const err170 = {
+                          const err172 = {
                             instancePath: instancePath + '/data/relationships/optedOutStage/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/additionalProperties',
@@ -3646,16 +3699,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err170];
+                            vErrors = [err172];
                           } else {
-                            vErrors.push(err170);
+                            vErrors.push(err172);
                           }
                           errors++;
                         }
                       }
                       if (data65.type !== undefined) {
                         if ('stage' !== data65.type) {
-                          const err171 = {
+                          const err173 = {
                             instancePath: instancePath + '/data/relationships/optedOutStage/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/type/const',
@@ -3664,9 +3717,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err171];
+                            vErrors = [err173];
                           } else {
-                            vErrors.push(err171);
+                            vErrors.push(err173);
                           }
                           errors++;
                         }
@@ -3677,7 +3730,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid35 = false;
                         const _errs208 = errors;
                         if (!(typeof data67 == 'number' && !(data67 % 1) && !isNaN(data67) && isFinite(data67))) {
-                          const err172 = {
+                          const err174 = {
                             instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -3686,15 +3739,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err172];
+                            vErrors = [err174];
                           } else {
-                            vErrors.push(err172);
+                            vErrors.push(err174);
                           }
                           errors++;
                         }
                         if (typeof data67 == 'number' && isFinite(data67)) {
                           if (data67 > 9007199254740991 || isNaN(data67)) {
-                            const err173 = {
+                            const err175 = {
                               instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -3703,14 +3756,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err173];
+                              vErrors = [err175];
                             } else {
-                              vErrors.push(err173);
+                              vErrors.push(err175);
                             }
                             errors++;
                           }
                           if (data67 < 1 || isNaN(data67)) {
-                            const err174 = {
+                            const err176 = {
                               instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -3719,9 +3772,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err174];
+                              vErrors = [err176];
                             } else {
-                              vErrors.push(err174);
+                              vErrors.push(err176);
                             }
                             errors++;
                           }
@@ -3732,7 +3785,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs210 = errors;
                           if (typeof data67 === 'string') {
                             if (!pattern0.test(data67)) {
-                              const err175 = {
+                              const err177 = {
                                 instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -3741,14 +3794,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err175];
+                                vErrors = [err177];
                               } else {
-                                vErrors.push(err175);
+                                vErrors.push(err177);
                               }
                               errors++;
                             }
                           } else {
-                            const err176 = {
+                            const err178 = {
                               instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -3757,9 +3810,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err176];
+                              vErrors = [err178];
                             } else {
-                              vErrors.push(err176);
+                              vErrors.push(err178);
                             }
                             errors++;
                           }
@@ -3767,7 +3820,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid35 = valid35 || _valid15;
                         }
                         if (!valid35) {
-                          const err177 = {
+                          const err179 = {
                             instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf',
@@ -3776,9 +3829,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err177];
+                            vErrors = [err179];
                           } else {
-                            vErrors.push(err177);
+                            vErrors.push(err179);
                           }
                           errors++;
                         } else {
@@ -3795,7 +3848,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data65.meta !== undefined) {
                         let data68 = data65.meta;
                         if (!(data68 && typeof data68 == 'object' && !Array.isArray(data68))) {
-                          const err178 = {
+                          const err180 = {
                             instancePath: instancePath + '/data/relationships/optedOutStage/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/meta/type',
@@ -3804,15 +3857,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err178];
+                            vErrors = [err180];
                           } else {
-                            vErrors.push(err178);
+                            vErrors.push(err180);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err179 = {
+                      const err181 = {
                         instancePath: instancePath + '/data/relationships/optedOutStage/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/type',
@@ -3821,9 +3874,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err179];
+                        vErrors = [err181];
                       } else {
-                        vErrors.push(err179);
+                        vErrors.push(err181);
                       }
                       errors++;
                     }
@@ -3831,7 +3884,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid33 = valid33 || _valid14;
                   }
                   if (!valid33) {
-                    const err180 = {
+                    const err182 = {
                       instancePath: instancePath + '/data/relationships/optedOutStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf',
@@ -3840,9 +3893,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err180];
+                      vErrors = [err182];
                     } else {
-                      vErrors.push(err180);
+                      vErrors.push(err182);
                     }
                     errors++;
                   } else {
@@ -3859,7 +3912,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data64.meta !== undefined) {
                   let data69 = data64.meta;
                   if (!(data69 && typeof data69 == 'object' && !Array.isArray(data69))) {
-                    const err181 = {
+                    const err183 = {
                       instancePath: instancePath + '/data/relationships/optedOutStage/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/optedOutStage/properties/meta/type',
@@ -3868,15 +3921,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err181];
+                      vErrors = [err183];
                     } else {
-                      vErrors.push(err181);
+                      vErrors.push(err183);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err182 = {
+                const err184 = {
                   instancePath: instancePath + '/data/relationships/optedOutStage',
                   schemaPath: '#/properties/data/properties/relationships/properties/optedOutStage/type',
                   keyword: 'type',
@@ -3884,9 +3937,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err182];
+                  vErrors = [err184];
                 } else {
-                  vErrors.push(err182);
+                  vErrors.push(err184);
                 }
                 errors++;
               }
@@ -3895,7 +3948,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data70 = data21.owner;
               if (data70 && typeof data70 == 'object' && !Array.isArray(data70)) {
                 if (data70.data === undefined) {
-                  const err183 = {
+                  const err185 = {
                     instancePath: instancePath + '/data/relationships/owner',
                     schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
                     keyword: 'required',
@@ -3903,15 +3956,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err183];
+                    vErrors = [err185];
                   } else {
-                    vErrors.push(err183);
+                    vErrors.push(err185);
                   }
                   errors++;
                 }
                 for (const key19 in data70) {
                   if (!(key19 === 'data' || key19 === 'meta')) {
-                    const err184 = {
+                    const err186 = {
                       instancePath: instancePath + '/data/relationships/owner',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
                       keyword: 'additionalProperties',
@@ -3919,9 +3972,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err184];
+                      vErrors = [err186];
                     } else {
-                      vErrors.push(err184);
+                      vErrors.push(err186);
                     }
                     errors++;
                   }
@@ -3932,7 +3985,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid37 = false;
                   const _errs221 = errors;
                   if (data71 !== null) {
-                    const err185 = {
+                    const err187 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
@@ -3941,9 +3994,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err185];
+                      vErrors = [err187];
                     } else {
-                      vErrors.push(err185);
+                      vErrors.push(err187);
                     }
                     errors++;
                   }
@@ -3953,7 +4006,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs223 = errors;
                     if (data71 && typeof data71 == 'object' && !Array.isArray(data71)) {
                       if (data71.type === undefined) {
-                        const err186 = {
+                        const err188 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -3962,14 +4015,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err186];
+                          vErrors = [err188];
                         } else {
-                          vErrors.push(err186);
+                          vErrors.push(err188);
                         }
                         errors++;
                       }
                       if (data71.id === undefined) {
-                        const err187 = {
+                        const err189 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -3978,15 +4031,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err187];
+                          vErrors = [err189];
                         } else {
-                          vErrors.push(err187);
+                          vErrors.push(err189);
                         }
                         errors++;
                       }
                       for (const key20 in data71) {
                         if (!(key20 === 'type' || key20 === 'id' || key20 === 'meta')) {
-                          const err188 = {
+                          const err190 = {
                             instancePath: instancePath + '/data/relationships/owner/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
@@ -3995,16 +4048,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err188];
+                            vErrors = [err190];
                           } else {
-                            vErrors.push(err188);
+                            vErrors.push(err190);
                           }
                           errors++;
                         }
                       }
                       if (data71.type !== undefined) {
                         if ('user' !== data71.type) {
-                          const err189 = {
+                          const err191 = {
                             instancePath: instancePath + '/data/relationships/owner/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
@@ -4013,9 +4066,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err189];
+                            vErrors = [err191];
                           } else {
-                            vErrors.push(err189);
+                            vErrors.push(err191);
                           }
                           errors++;
                         }
@@ -4026,7 +4079,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid39 = false;
                         const _errs229 = errors;
                         if (!(typeof data73 == 'number' && !(data73 % 1) && !isNaN(data73) && isFinite(data73))) {
-                          const err190 = {
+                          const err192 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -4035,15 +4088,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err190];
+                            vErrors = [err192];
                           } else {
-                            vErrors.push(err190);
+                            vErrors.push(err192);
                           }
                           errors++;
                         }
                         if (typeof data73 == 'number' && isFinite(data73)) {
                           if (data73 > 9007199254740991 || isNaN(data73)) {
-                            const err191 = {
+                            const err193 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -4052,14 +4105,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err191];
+                              vErrors = [err193];
                             } else {
-                              vErrors.push(err191);
+                              vErrors.push(err193);
                             }
                             errors++;
                           }
                           if (data73 < 1 || isNaN(data73)) {
-                            const err192 = {
+                            const err194 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -4068,9 +4121,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err192];
+                              vErrors = [err194];
                             } else {
-                              vErrors.push(err192);
+                              vErrors.push(err194);
                             }
                             errors++;
                           }
@@ -4081,7 +4134,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs231 = errors;
                           if (typeof data73 === 'string') {
                             if (!pattern0.test(data73)) {
-                              const err193 = {
+                              const err195 = {
                                 instancePath: instancePath + '/data/relationships/owner/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -4090,14 +4143,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err193];
+                                vErrors = [err195];
                               } else {
-                                vErrors.push(err193);
+                                vErrors.push(err195);
                               }
                               errors++;
                             }
                           } else {
-                            const err194 = {
+                            const err196 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -4106,9 +4159,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err194];
+                              vErrors = [err196];
                             } else {
-                              vErrors.push(err194);
+                              vErrors.push(err196);
                             }
                             errors++;
                           }
@@ -4116,7 +4169,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid39 = valid39 || _valid17;
                         }
                         if (!valid39) {
-                          const err195 = {
+                          const err197 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
@@ -4125,9 +4178,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err195];
+                            vErrors = [err197];
                           } else {
-                            vErrors.push(err195);
+                            vErrors.push(err197);
                           }
                           errors++;
                         } else {
@@ -4144,7 +4197,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data71.meta !== undefined) {
                         let data74 = data71.meta;
                         if (!(data74 && typeof data74 == 'object' && !Array.isArray(data74))) {
-                          const err196 = {
+                          const err198 = {
                             instancePath: instancePath + '/data/relationships/owner/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
@@ -4153,15 +4206,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err196];
+                            vErrors = [err198];
                           } else {
-                            vErrors.push(err196);
+                            vErrors.push(err198);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err197 = {
+                      const err199 = {
                         instancePath: instancePath + '/data/relationships/owner/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
@@ -4170,9 +4223,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err197];
+                        vErrors = [err199];
                       } else {
-                        vErrors.push(err197);
+                        vErrors.push(err199);
                       }
                       errors++;
                     }
@@ -4180,7 +4233,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid37 = valid37 || _valid16;
                   }
                   if (!valid37) {
-                    const err198 = {
+                    const err200 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -4188,9 +4241,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err198];
+                      vErrors = [err200];
                     } else {
-                      vErrors.push(err198);
+                      vErrors.push(err200);
                     }
                     errors++;
                   } else {
@@ -4207,7 +4260,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data70.meta !== undefined) {
                   let data75 = data70.meta;
                   if (!(data75 && typeof data75 == 'object' && !Array.isArray(data75))) {
-                    const err199 = {
+                    const err201 = {
                       instancePath: instancePath + '/data/relationships/owner/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
                       keyword: 'type',
@@ -4215,15 +4268,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err199];
+                      vErrors = [err201];
                     } else {
-                      vErrors.push(err199);
+                      vErrors.push(err201);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err200 = {
+                const err202 = {
                   instancePath: instancePath + '/data/relationships/owner',
                   schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
                   keyword: 'type',
@@ -4231,9 +4284,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err200];
+                  vErrors = [err202];
                 } else {
-                  vErrors.push(err200);
+                  vErrors.push(err202);
                 }
                 errors++;
               }
@@ -4242,7 +4295,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data76 = data21.repliedStage;
               if (data76 && typeof data76 == 'object' && !Array.isArray(data76)) {
                 if (data76.data === undefined) {
-                  const err201 = {
+                  const err203 = {
                     instancePath: instancePath + '/data/relationships/repliedStage',
                     schemaPath: '#/properties/data/properties/relationships/properties/repliedStage/required',
                     keyword: 'required',
@@ -4250,15 +4303,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err201];
+                    vErrors = [err203];
                   } else {
-                    vErrors.push(err201);
+                    vErrors.push(err203);
                   }
                   errors++;
                 }
                 for (const key21 in data76) {
                   if (!(key21 === 'data' || key21 === 'meta')) {
-                    const err202 = {
+                    const err204 = {
                       instancePath: instancePath + '/data/relationships/repliedStage',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/repliedStage/additionalProperties',
@@ -4267,9 +4320,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err202];
+                      vErrors = [err204];
                     } else {
-                      vErrors.push(err202);
+                      vErrors.push(err204);
                     }
                     errors++;
                   }
@@ -4280,7 +4333,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid41 = false;
                   const _errs242 = errors;
                   if (data77 !== null) {
-                    const err203 = {
+                    const err205 = {
                       instancePath: instancePath + '/data/relationships/repliedStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/0/type',
@@ -4289,9 +4342,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err203];
+                      vErrors = [err205];
                     } else {
-                      vErrors.push(err203);
+                      vErrors.push(err205);
                     }
                     errors++;
                   }
@@ -4301,7 +4354,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs244 = errors;
                     if (data77 && typeof data77 == 'object' && !Array.isArray(data77)) {
                       if (data77.type === undefined) {
-                        const err204 = {
+                        const err206 = {
                           instancePath: instancePath + '/data/relationships/repliedStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/required',
@@ -4310,14 +4363,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err204];
+                          vErrors = [err206];
                         } else {
-                          vErrors.push(err204);
+                          vErrors.push(err206);
                         }
                         errors++;
                       }
                       if (data77.id === undefined) {
-                        const err205 = {
+                        const err207 = {
                           instancePath: instancePath + '/data/relationships/repliedStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/required',
@@ -4326,15 +4379,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err205];
+                          vErrors = [err207];
                         } else {
-                          vErrors.push(err205);
+                          vErrors.push(err207);
                         }
                         errors++;
                       }
                       for (const key22 in data77) {
                         if (!(key22 === 'type' || key22 === 'id' || key22 === 'meta')) {
-                          const err206 = {
+                          const err208 = {
                             instancePath: instancePath + '/data/relationships/repliedStage/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/additionalProperties',
@@ -4343,16 +4396,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err206];
+                            vErrors = [err208];
                           } else {
-                            vErrors.push(err206);
+                            vErrors.push(err208);
                           }
                           errors++;
                         }
                       }
                       if (data77.type !== undefined) {
                         if ('stage' !== data77.type) {
-                          const err207 = {
+                          const err209 = {
                             instancePath: instancePath + '/data/relationships/repliedStage/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/type/const',
@@ -4361,9 +4414,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err207];
+                            vErrors = [err209];
                           } else {
-                            vErrors.push(err207);
+                            vErrors.push(err209);
                           }
                           errors++;
                         }
@@ -4374,7 +4427,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid43 = false;
                         const _errs250 = errors;
                         if (!(typeof data79 == 'number' && !(data79 % 1) && !isNaN(data79) && isFinite(data79))) {
-                          const err208 = {
+                          const err210 = {
                             instancePath: instancePath + '/data/relationships/repliedStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -4383,15 +4436,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err208];
+                            vErrors = [err210];
                           } else {
-                            vErrors.push(err208);
+                            vErrors.push(err210);
                           }
                           errors++;
                         }
                         if (typeof data79 == 'number' && isFinite(data79)) {
                           if (data79 > 9007199254740991 || isNaN(data79)) {
-                            const err209 = {
+                            const err211 = {
                               instancePath: instancePath + '/data/relationships/repliedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -4400,14 +4453,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err209];
+                              vErrors = [err211];
                             } else {
-                              vErrors.push(err209);
+                              vErrors.push(err211);
                             }
                             errors++;
                           }
                           if (data79 < 1 || isNaN(data79)) {
-                            const err210 = {
+                            const err212 = {
                               instancePath: instancePath + '/data/relationships/repliedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -4416,9 +4469,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err210];
+                              vErrors = [err212];
                             } else {
-                              vErrors.push(err210);
+                              vErrors.push(err212);
                             }
                             errors++;
                           }
@@ -4429,7 +4482,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs252 = errors;
                           if (typeof data79 === 'string') {
                             if (!pattern0.test(data79)) {
-                              const err211 = {
+                              const err213 = {
                                 instancePath: instancePath + '/data/relationships/repliedStage/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -4438,14 +4491,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err211];
+                                vErrors = [err213];
                               } else {
-                                vErrors.push(err211);
+                                vErrors.push(err213);
                               }
                               errors++;
                             }
                           } else {
-                            const err212 = {
+                            const err214 = {
                               instancePath: instancePath + '/data/relationships/repliedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -4454,9 +4507,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err212];
+                              vErrors = [err214];
                             } else {
-                              vErrors.push(err212);
+                              vErrors.push(err214);
                             }
                             errors++;
                           }
@@ -4464,7 +4517,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid43 = valid43 || _valid19;
                         }
                         if (!valid43) {
-                          const err213 = {
+                          const err215 = {
                             instancePath: instancePath + '/data/relationships/repliedStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf',
@@ -4473,9 +4526,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err213];
+                            vErrors = [err215];
                           } else {
-                            vErrors.push(err213);
+                            vErrors.push(err215);
                           }
                           errors++;
                         } else {
@@ -4492,7 +4545,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data77.meta !== undefined) {
                         let data80 = data77.meta;
                         if (!(data80 && typeof data80 == 'object' && !Array.isArray(data80))) {
-                          const err214 = {
+                          const err216 = {
                             instancePath: instancePath + '/data/relationships/repliedStage/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/meta/type',
@@ -4501,15 +4554,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err214];
+                            vErrors = [err216];
                           } else {
-                            vErrors.push(err214);
+                            vErrors.push(err216);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err215 = {
+                      const err217 = {
                         instancePath: instancePath + '/data/relationships/repliedStage/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/type',
@@ -4518,9 +4571,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err215];
+                        vErrors = [err217];
                       } else {
-                        vErrors.push(err215);
+                        vErrors.push(err217);
                       }
                       errors++;
                     }
@@ -4528,7 +4581,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid41 = valid41 || _valid18;
                   }
                   if (!valid41) {
-                    const err216 = {
+                    const err218 = {
                       instancePath: instancePath + '/data/relationships/repliedStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf',
@@ -4537,9 +4590,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err216];
+                      vErrors = [err218];
                     } else {
-                      vErrors.push(err216);
+                      vErrors.push(err218);
                     }
                     errors++;
                   } else {
@@ -4556,7 +4609,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data76.meta !== undefined) {
                   let data81 = data76.meta;
                   if (!(data81 && typeof data81 == 'object' && !Array.isArray(data81))) {
-                    const err217 = {
+                    const err219 = {
                       instancePath: instancePath + '/data/relationships/repliedStage/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/repliedStage/properties/meta/type',
@@ -4565,15 +4618,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err217];
+                      vErrors = [err219];
                     } else {
-                      vErrors.push(err217);
+                      vErrors.push(err219);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err218 = {
+                const err220 = {
                   instancePath: instancePath + '/data/relationships/repliedStage',
                   schemaPath: '#/properties/data/properties/relationships/properties/repliedStage/type',
                   keyword: 'type',
@@ -4581,9 +4634,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err218];
+                  vErrors = [err220];
                 } else {
-                  vErrors.push(err218);
+                  vErrors.push(err220);
                 }
                 errors++;
               }
@@ -4592,7 +4645,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data82 = data21.startedStage;
               if (data82 && typeof data82 == 'object' && !Array.isArray(data82)) {
                 if (data82.data === undefined) {
-                  const err219 = {
+                  const err221 = {
                     instancePath: instancePath + '/data/relationships/startedStage',
                     schemaPath: '#/properties/data/properties/relationships/properties/startedStage/required',
                     keyword: 'required',
@@ -4600,15 +4653,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err219];
+                    vErrors = [err221];
                   } else {
-                    vErrors.push(err219);
+                    vErrors.push(err221);
                   }
                   errors++;
                 }
                 for (const key23 in data82) {
                   if (!(key23 === 'data' || key23 === 'meta')) {
-                    const err220 = {
+                    const err222 = {
                       instancePath: instancePath + '/data/relationships/startedStage',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/startedStage/additionalProperties',
@@ -4617,9 +4670,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err220];
+                      vErrors = [err222];
                     } else {
-                      vErrors.push(err220);
+                      vErrors.push(err222);
                     }
                     errors++;
                   }
@@ -4630,7 +4683,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid45 = false;
                   const _errs263 = errors;
                   if (data83 !== null) {
-                    const err221 = {
+                    const err223 = {
                       instancePath: instancePath + '/data/relationships/startedStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/0/type',
@@ -4639,9 +4692,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err221];
+                      vErrors = [err223];
                     } else {
-                      vErrors.push(err221);
+                      vErrors.push(err223);
                     }
                     errors++;
                   }
@@ -4651,7 +4704,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs265 = errors;
                     if (data83 && typeof data83 == 'object' && !Array.isArray(data83)) {
                       if (data83.type === undefined) {
-                        const err222 = {
+                        const err224 = {
                           instancePath: instancePath + '/data/relationships/startedStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/required',
@@ -4660,14 +4713,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err222];
+                          vErrors = [err224];
                         } else {
-                          vErrors.push(err222);
+                          vErrors.push(err224);
                         }
                         errors++;
                       }
                       if (data83.id === undefined) {
-                        const err223 = {
+                        const err225 = {
                           instancePath: instancePath + '/data/relationships/startedStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/required',
@@ -4676,15 +4729,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err223];
+                          vErrors = [err225];
                         } else {
-                          vErrors.push(err223);
+                          vErrors.push(err225);
                         }
                         errors++;
                       }
                       for (const key24 in data83) {
                         if (!(key24 === 'type' || key24 === 'id' || key24 === 'meta')) {
-                          const err224 = {
+                          const err226 = {
                             instancePath: instancePath + '/data/relationships/startedStage/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/additionalProperties',
@@ -4693,16 +4746,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err224];
+                            vErrors = [err226];
                           } else {
-                            vErrors.push(err224);
+                            vErrors.push(err226);
                           }
                           errors++;
                         }
                       }
                       if (data83.type !== undefined) {
                         if ('stage' !== data83.type) {
-                          const err225 = {
+                          const err227 = {
                             instancePath: instancePath + '/data/relationships/startedStage/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/type/const',
@@ -4711,9 +4764,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err225];
+                            vErrors = [err227];
                           } else {
-                            vErrors.push(err225);
+                            vErrors.push(err227);
                           }
                           errors++;
                         }
@@ -4724,7 +4777,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid47 = false;
                         const _errs271 = errors;
                         if (!(typeof data85 == 'number' && !(data85 % 1) && !isNaN(data85) && isFinite(data85))) {
-                          const err226 = {
+                          const err228 = {
                             instancePath: instancePath + '/data/relationships/startedStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -4733,15 +4786,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err226];
+                            vErrors = [err228];
                           } else {
-                            vErrors.push(err226);
+                            vErrors.push(err228);
                           }
                           errors++;
                         }
                         if (typeof data85 == 'number' && isFinite(data85)) {
                           if (data85 > 9007199254740991 || isNaN(data85)) {
-                            const err227 = {
+                            const err229 = {
                               instancePath: instancePath + '/data/relationships/startedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -4750,14 +4803,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err227];
+                              vErrors = [err229];
                             } else {
-                              vErrors.push(err227);
+                              vErrors.push(err229);
                             }
                             errors++;
                           }
                           if (data85 < 1 || isNaN(data85)) {
-                            const err228 = {
+                            const err230 = {
                               instancePath: instancePath + '/data/relationships/startedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -4766,9 +4819,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err228];
+                              vErrors = [err230];
                             } else {
-                              vErrors.push(err228);
+                              vErrors.push(err230);
                             }
                             errors++;
                           }
@@ -4779,7 +4832,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs273 = errors;
                           if (typeof data85 === 'string') {
                             if (!pattern0.test(data85)) {
-                              const err229 = {
+                              const err231 = {
                                 instancePath: instancePath + '/data/relationships/startedStage/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -4788,14 +4841,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err229];
+                                vErrors = [err231];
                               } else {
-                                vErrors.push(err229);
+                                vErrors.push(err231);
                               }
                               errors++;
                             }
                           } else {
-                            const err230 = {
+                            const err232 = {
                               instancePath: instancePath + '/data/relationships/startedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -4804,9 +4857,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err230];
+                              vErrors = [err232];
                             } else {
-                              vErrors.push(err230);
+                              vErrors.push(err232);
                             }
                             errors++;
                           }
@@ -4814,7 +4867,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid47 = valid47 || _valid21;
                         }
                         if (!valid47) {
-                          const err231 = {
+                          const err233 = {
                             instancePath: instancePath + '/data/relationships/startedStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf',
@@ -4823,9 +4876,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err231];
+                            vErrors = [err233];
                           } else {
-                            vErrors.push(err231);
+                            vErrors.push(err233);
                           }
                           errors++;
                         } else {
@@ -4842,7 +4895,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data83.meta !== undefined) {
                         let data86 = data83.meta;
                         if (!(data86 && typeof data86 == 'object' && !Array.isArray(data86))) {
-                          const err232 = {
+                          const err234 = {
                             instancePath: instancePath + '/data/relationships/startedStage/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/meta/type',
@@ -4851,15 +4904,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err232];
+                            vErrors = [err234];
                           } else {
-                            vErrors.push(err232);
+                            vErrors.push(err234);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err233 = {
+                      const err235 = {
                         instancePath: instancePath + '/data/relationships/startedStage/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/type',
@@ -4868,9 +4921,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err233];
+                        vErrors = [err235];
                       } else {
-                        vErrors.push(err233);
+                        vErrors.push(err235);
                       }
                       errors++;
                     }
@@ -4878,7 +4931,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid45 = valid45 || _valid20;
                   }
                   if (!valid45) {
-                    const err234 = {
+                    const err236 = {
                       instancePath: instancePath + '/data/relationships/startedStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf',
@@ -4887,9 +4940,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err234];
+                      vErrors = [err236];
                     } else {
-                      vErrors.push(err234);
+                      vErrors.push(err236);
                     }
                     errors++;
                   } else {
@@ -4906,7 +4959,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data82.meta !== undefined) {
                   let data87 = data82.meta;
                   if (!(data87 && typeof data87 == 'object' && !Array.isArray(data87))) {
-                    const err235 = {
+                    const err237 = {
                       instancePath: instancePath + '/data/relationships/startedStage/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/startedStage/properties/meta/type',
@@ -4915,15 +4968,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err235];
+                      vErrors = [err237];
                     } else {
-                      vErrors.push(err235);
+                      vErrors.push(err237);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err236 = {
+                const err238 = {
                   instancePath: instancePath + '/data/relationships/startedStage',
                   schemaPath: '#/properties/data/properties/relationships/properties/startedStage/type',
                   keyword: 'type',
@@ -4931,53 +4984,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err236];
+                  vErrors = [err238];
                 } else {
-                  vErrors.push(err236);
+                  vErrors.push(err238);
                 }
                 errors++;
               }
             }
           } else {
-            const err237 = {
+            const err239 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err237];
-            } else {
-              vErrors.push(err237);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data88 = data0.meta;
-          if (!(data88 && typeof data88 == 'object' && !Array.isArray(data88))) {
-            const err238 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err238];
-            } else {
-              vErrors.push(err238);
-            }
-            errors++;
-          }
-        }
-        if (data0.links !== undefined) {
-          let data89 = data0.links;
-          if (!(data89 && typeof data89 == 'object' && !Array.isArray(data89))) {
-            const err239 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -4990,8 +5007,44 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.meta !== undefined) {
+          let data88 = data0.meta;
+          if (!(data88 && typeof data88 == 'object' && !Array.isArray(data88))) {
+            const err240 = {
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err240];
+            } else {
+              vErrors.push(err240);
+            }
+            errors++;
+          }
+        }
+        if (data0.links !== undefined) {
+          let data89 = data0.links;
+          if (!(data89 && typeof data89 == 'object' && !Array.isArray(data89))) {
+            const err241 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err241];
+            } else {
+              vErrors.push(err241);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err240 = {
+        const err242 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -4999,15 +5052,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err240];
+          vErrors = [err242];
         } else {
-          vErrors.push(err240);
+          vErrors.push(err242);
         }
         errors++;
       }
     }
   } else {
-    const err241 = {
+    const err243 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -5015,9 +5068,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err241];
+      vErrors = [err243];
     } else {
-      vErrors.push(err241);
+      vErrors.push(err243);
     }
     errors++;
   }
@@ -5060,8 +5113,15 @@ const schema12 = {
             name: { type: ['string', 'null'], maxLength: 255 },
             ootoAutoExtractionEnabled: { type: ['boolean', 'null'] },
             opensNeededBeforeCallTaskCreated: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
-            permitDuplicateProspects: { type: ['string', 'null'], maxLength: 255 },
-            sequenceExclusivity: { type: ['string', 'null'] },
+            permitDuplicateProspects: {
+              type: ['string', 'null'],
+              maxLength: 255,
+              enum: ['allow', 'disallow', 'only_if_inactive', 'onlyIfActive', null],
+            },
+            sequenceExclusivity: {
+              type: ['string', 'null'],
+              enum: ['all_sequences', 'exclusive_sequences', 'none', null],
+            },
             smsOptOutAction: { type: ['string', 'null'] },
             smsReceivedAction: { type: ['string', 'null'] },
             stepOverridesEnabled: { type: ['boolean', 'null'] },
@@ -6116,9 +6176,33 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (!(
+                data17 === 'allow' ||
+                data17 === 'disallow' ||
+                data17 === 'only_if_inactive' ||
+                data17 === 'onlyIfActive' ||
+                data17 === null
+              )) {
+                const err39 = {
+                  instancePath: instancePath + '/data/attributes/permitDuplicateProspects',
+                  schemaPath: '#/properties/data/properties/attributes/properties/permitDuplicateProspects/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema12.properties.data.properties.attributes.properties.permitDuplicateProspects.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err39];
+                } else {
+                  vErrors.push(err39);
+                }
+                errors++;
+              }
               if (typeof data17 === 'string') {
                 if (func3(data17) > 255) {
-                  const err39 = {
+                  const err40 = {
                     instancePath: instancePath + '/data/attributes/permitDuplicateProspects',
                     schemaPath: '#/properties/data/properties/attributes/properties/permitDuplicateProspects/maxLength',
                     keyword: 'maxLength',
@@ -6126,9 +6210,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err39];
+                    vErrors = [err40];
                   } else {
-                    vErrors.push(err39);
+                    vErrors.push(err40);
                   }
                   errors++;
                 }
@@ -6137,29 +6221,11 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.sequenceExclusivity !== undefined) {
               let data18 = data3.sequenceExclusivity;
               if (typeof data18 !== 'string' && data18 !== null) {
-                const err40 = {
+                const err41 = {
                   instancePath: instancePath + '/data/attributes/sequenceExclusivity',
                   schemaPath: '#/properties/data/properties/attributes/properties/sequenceExclusivity/type',
                   keyword: 'type',
                   params: { type: schema12.properties.data.properties.attributes.properties.sequenceExclusivity.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err40];
-                } else {
-                  vErrors.push(err40);
-                }
-                errors++;
-              }
-            }
-            if (data3.smsOptOutAction !== undefined) {
-              let data19 = data3.smsOptOutAction;
-              if (typeof data19 !== 'string' && data19 !== null) {
-                const err41 = {
-                  instancePath: instancePath + '/data/attributes/smsOptOutAction',
-                  schemaPath: '#/properties/data/properties/attributes/properties/smsOptOutAction/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.smsOptOutAction.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -6169,16 +6235,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.smsReceivedAction !== undefined) {
-              let data20 = data3.smsReceivedAction;
-              if (typeof data20 !== 'string' && data20 !== null) {
+              if (!(
+                data18 === 'all_sequences' ||
+                data18 === 'exclusive_sequences' ||
+                data18 === 'none' ||
+                data18 === null
+              )) {
                 const err42 = {
-                  instancePath: instancePath + '/data/attributes/smsReceivedAction',
-                  schemaPath: '#/properties/data/properties/attributes/properties/smsReceivedAction/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.smsReceivedAction.type },
-                  message: 'must be string,null',
+                  instancePath: instancePath + '/data/attributes/sequenceExclusivity',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceExclusivity/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema12.properties.data.properties.attributes.properties.sequenceExclusivity.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err42];
@@ -6188,15 +6258,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.stepOverridesEnabled !== undefined) {
-              let data21 = data3.stepOverridesEnabled;
-              if (typeof data21 !== 'boolean' && data21 !== null) {
+            if (data3.smsOptOutAction !== undefined) {
+              let data19 = data3.smsOptOutAction;
+              if (typeof data19 !== 'string' && data19 !== null) {
                 const err43 = {
-                  instancePath: instancePath + '/data/attributes/stepOverridesEnabled',
-                  schemaPath: '#/properties/data/properties/attributes/properties/stepOverridesEnabled/type',
+                  instancePath: instancePath + '/data/attributes/smsOptOutAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smsOptOutAction/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.stepOverridesEnabled.type },
-                  message: 'must be boolean,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.smsOptOutAction.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err43];
@@ -6206,33 +6276,33 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-          } else {
-            const err44 = {
-              instancePath: instancePath + '/data/attributes',
-              schemaPath: '#/properties/data/properties/attributes/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err44];
-            } else {
-              vErrors.push(err44);
+            if (data3.smsReceivedAction !== undefined) {
+              let data20 = data3.smsReceivedAction;
+              if (typeof data20 !== 'string' && data20 !== null) {
+                const err44 = {
+                  instancePath: instancePath + '/data/attributes/smsReceivedAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/smsReceivedAction/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.smsReceivedAction.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err44];
+                } else {
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
             }
-            errors++;
-          }
-        }
-        if (data0.relationships !== undefined) {
-          let data22 = data0.relationships;
-          if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
-            for (const key2 in data22) {
-              if (!func2.call(schema12.properties.data.properties.relationships.properties, key2)) {
+            if (data3.stepOverridesEnabled !== undefined) {
+              let data21 = data3.stepOverridesEnabled;
+              if (typeof data21 !== 'boolean' && data21 !== null) {
                 const err45 = {
-                  instancePath: instancePath + '/data/relationships',
-                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
-                  keyword: 'additionalProperties',
-                  params: { additionalProperty: key2 },
-                  message: 'must NOT have additional properties',
+                  instancePath: instancePath + '/data/attributes/stepOverridesEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/stepOverridesEnabled/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.stepOverridesEnabled.type },
+                  message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err45];
@@ -6242,11 +6312,47 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+          } else {
+            const err46 = {
+              instancePath: instancePath + '/data/attributes',
+              schemaPath: '#/properties/data/properties/attributes/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err46];
+            } else {
+              vErrors.push(err46);
+            }
+            errors++;
+          }
+        }
+        if (data0.relationships !== undefined) {
+          let data22 = data0.relationships;
+          if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
+            for (const key2 in data22) {
+              if (!func2.call(schema12.properties.data.properties.relationships.properties, key2)) {
+                const err47 = {
+                  instancePath: instancePath + '/data/relationships',
+                  schemaPath: '#/properties/data/properties/relationships/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key2 },
+                  message: 'must NOT have additional properties',
+                };
+                if (vErrors === null) {
+                  vErrors = [err47];
+                } else {
+                  vErrors.push(err47);
+                }
+                errors++;
+              }
+            }
             if (data22.bouncedStage !== undefined) {
               let data23 = data22.bouncedStage;
               if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
                 if (data23.data === undefined) {
-                  const err46 = {
+                  const err48 = {
                     instancePath: instancePath + '/data/relationships/bouncedStage',
                     schemaPath: '#/properties/data/properties/relationships/properties/bouncedStage/required',
                     keyword: 'required',
@@ -6254,15 +6360,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err46];
+                    vErrors = [err48];
                   } else {
-                    vErrors.push(err46);
+                    vErrors.push(err48);
                   }
                   errors++;
                 }
                 for (const key3 in data23) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err47 = {
+                    const err49 = {
                       instancePath: instancePath + '/data/relationships/bouncedStage',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/bouncedStage/additionalProperties',
@@ -6271,9 +6377,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err47];
+                      vErrors = [err49];
                     } else {
-                      vErrors.push(err47);
+                      vErrors.push(err49);
                     }
                     errors++;
                   }
@@ -6284,7 +6390,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid6 = false;
                   const _errs59 = errors;
                   if (data24 !== null) {
-                    const err48 = {
+                    const err50 = {
                       instancePath: instancePath + '/data/relationships/bouncedStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/0/type',
@@ -6293,9 +6399,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err48];
+                      vErrors = [err50];
                     } else {
-                      vErrors.push(err48);
+                      vErrors.push(err50);
                     }
                     errors++;
                   }
@@ -6305,7 +6411,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs61 = errors;
                     if (data24 && typeof data24 == 'object' && !Array.isArray(data24)) {
                       if (data24.type === undefined) {
-                        const err49 = {
+                        const err51 = {
                           instancePath: instancePath + '/data/relationships/bouncedStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/required',
@@ -6314,14 +6420,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err49];
+                          vErrors = [err51];
                         } else {
-                          vErrors.push(err49);
+                          vErrors.push(err51);
                         }
                         errors++;
                       }
                       if (data24.id === undefined) {
-                        const err50 = {
+                        const err52 = {
                           instancePath: instancePath + '/data/relationships/bouncedStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/required',
@@ -6330,15 +6436,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err50];
+                          vErrors = [err52];
                         } else {
-                          vErrors.push(err50);
+                          vErrors.push(err52);
                         }
                         errors++;
                       }
                       for (const key4 in data24) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err51 = {
+                          const err53 = {
                             instancePath: instancePath + '/data/relationships/bouncedStage/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/additionalProperties',
@@ -6347,16 +6453,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err51];
+                            vErrors = [err53];
                           } else {
-                            vErrors.push(err51);
+                            vErrors.push(err53);
                           }
                           errors++;
                         }
                       }
                       if (data24.type !== undefined) {
                         if ('stage' !== data24.type) {
-                          const err52 = {
+                          const err54 = {
                             instancePath: instancePath + '/data/relationships/bouncedStage/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/type/const',
@@ -6365,9 +6471,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err52];
+                            vErrors = [err54];
                           } else {
-                            vErrors.push(err52);
+                            vErrors.push(err54);
                           }
                           errors++;
                         }
@@ -6378,7 +6484,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid8 = false;
                         const _errs67 = errors;
                         if (!(typeof data26 == 'number' && !(data26 % 1) && !isNaN(data26) && isFinite(data26))) {
-                          const err53 = {
+                          const err55 = {
                             instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -6387,15 +6493,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err53];
+                            vErrors = [err55];
                           } else {
-                            vErrors.push(err53);
+                            vErrors.push(err55);
                           }
                           errors++;
                         }
                         if (typeof data26 == 'number' && isFinite(data26)) {
                           if (data26 > 9007199254740991 || isNaN(data26)) {
-                            const err54 = {
+                            const err56 = {
                               instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -6404,14 +6510,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err54];
+                              vErrors = [err56];
                             } else {
-                              vErrors.push(err54);
+                              vErrors.push(err56);
                             }
                             errors++;
                           }
                           if (data26 < 1 || isNaN(data26)) {
-                            const err55 = {
+                            const err57 = {
                               instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -6420,9 +6526,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err55];
+                              vErrors = [err57];
                             } else {
-                              vErrors.push(err55);
+                              vErrors.push(err57);
                             }
                             errors++;
                           }
@@ -6433,7 +6539,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs69 = errors;
                           if (typeof data26 === 'string') {
                             if (!pattern0.test(data26)) {
-                              const err56 = {
+                              const err58 = {
                                 instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -6442,14 +6548,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err56];
+                                vErrors = [err58];
                               } else {
-                                vErrors.push(err56);
+                                vErrors.push(err58);
                               }
                               errors++;
                             }
                           } else {
-                            const err57 = {
+                            const err59 = {
                               instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -6458,9 +6564,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err57];
+                              vErrors = [err59];
                             } else {
-                              vErrors.push(err57);
+                              vErrors.push(err59);
                             }
                             errors++;
                           }
@@ -6468,7 +6574,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid8 = valid8 || _valid2;
                         }
                         if (!valid8) {
-                          const err58 = {
+                          const err60 = {
                             instancePath: instancePath + '/data/relationships/bouncedStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/id/anyOf',
@@ -6477,9 +6583,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err58];
+                            vErrors = [err60];
                           } else {
-                            vErrors.push(err58);
+                            vErrors.push(err60);
                           }
                           errors++;
                         } else {
@@ -6496,7 +6602,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data24.meta !== undefined) {
                         let data27 = data24.meta;
                         if (!(data27 && typeof data27 == 'object' && !Array.isArray(data27))) {
-                          const err59 = {
+                          const err61 = {
                             instancePath: instancePath + '/data/relationships/bouncedStage/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/properties/meta/type',
@@ -6505,15 +6611,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err59];
+                            vErrors = [err61];
                           } else {
-                            vErrors.push(err59);
+                            vErrors.push(err61);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err60 = {
+                      const err62 = {
                         instancePath: instancePath + '/data/relationships/bouncedStage/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf/1/type',
@@ -6522,9 +6628,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err60];
+                        vErrors = [err62];
                       } else {
-                        vErrors.push(err60);
+                        vErrors.push(err62);
                       }
                       errors++;
                     }
@@ -6532,7 +6638,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid6 = valid6 || _valid1;
                   }
                   if (!valid6) {
-                    const err61 = {
+                    const err63 = {
                       instancePath: instancePath + '/data/relationships/bouncedStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/bouncedStage/properties/data/anyOf',
@@ -6541,9 +6647,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err61];
+                      vErrors = [err63];
                     } else {
-                      vErrors.push(err61);
+                      vErrors.push(err63);
                     }
                     errors++;
                   } else {
@@ -6560,7 +6666,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data23.meta !== undefined) {
                   let data28 = data23.meta;
                   if (!(data28 && typeof data28 == 'object' && !Array.isArray(data28))) {
-                    const err62 = {
+                    const err64 = {
                       instancePath: instancePath + '/data/relationships/bouncedStage/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/bouncedStage/properties/meta/type',
@@ -6569,15 +6675,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err62];
+                      vErrors = [err64];
                     } else {
-                      vErrors.push(err62);
+                      vErrors.push(err64);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err63 = {
+                const err65 = {
                   instancePath: instancePath + '/data/relationships/bouncedStage',
                   schemaPath: '#/properties/data/properties/relationships/properties/bouncedStage/type',
                   keyword: 'type',
@@ -6585,9 +6691,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err63];
+                  vErrors = [err65];
                 } else {
-                  vErrors.push(err63);
+                  vErrors.push(err65);
                 }
                 errors++;
               }
@@ -6596,7 +6702,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data29 = data22.callTaskPriority;
               if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
                 if (data29.data === undefined) {
-                  const err64 = {
+                  const err66 = {
                     instancePath: instancePath + '/data/relationships/callTaskPriority',
                     schemaPath: '#/properties/data/properties/relationships/properties/callTaskPriority/required',
                     keyword: 'required',
@@ -6604,15 +6710,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err64];
+                    vErrors = [err66];
                   } else {
-                    vErrors.push(err64);
+                    vErrors.push(err66);
                   }
                   errors++;
                 }
                 for (const key5 in data29) {
                   if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err65 = {
+                    const err67 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriority',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriority/additionalProperties',
@@ -6621,9 +6727,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err65];
+                      vErrors = [err67];
                     } else {
-                      vErrors.push(err65);
+                      vErrors.push(err67);
                     }
                     errors++;
                   }
@@ -6634,7 +6740,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid10 = false;
                   const _errs80 = errors;
                   if (data30 !== null) {
-                    const err66 = {
+                    const err68 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriority/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/0/type',
@@ -6643,9 +6749,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err66];
+                      vErrors = [err68];
                     } else {
-                      vErrors.push(err66);
+                      vErrors.push(err68);
                     }
                     errors++;
                   }
@@ -6655,7 +6761,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs82 = errors;
                     if (data30 && typeof data30 == 'object' && !Array.isArray(data30)) {
                       if (data30.type === undefined) {
-                        const err67 = {
+                        const err69 = {
                           instancePath: instancePath + '/data/relationships/callTaskPriority/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/required',
@@ -6664,14 +6770,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err67];
+                          vErrors = [err69];
                         } else {
-                          vErrors.push(err67);
+                          vErrors.push(err69);
                         }
                         errors++;
                       }
                       if (data30.id === undefined) {
-                        const err68 = {
+                        const err70 = {
                           instancePath: instancePath + '/data/relationships/callTaskPriority/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/required',
@@ -6680,15 +6786,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err68];
+                          vErrors = [err70];
                         } else {
-                          vErrors.push(err68);
+                          vErrors.push(err70);
                         }
                         errors++;
                       }
                       for (const key6 in data30) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err69 = {
+                          const err71 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriority/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/additionalProperties',
@@ -6697,16 +6803,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err69];
+                            vErrors = [err71];
                           } else {
-                            vErrors.push(err69);
+                            vErrors.push(err71);
                           }
                           errors++;
                         }
                       }
                       if (data30.type !== undefined) {
                         if ('taskPriority' !== data30.type) {
-                          const err70 = {
+                          const err72 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriority/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/type/const',
@@ -6715,9 +6821,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err70];
+                            vErrors = [err72];
                           } else {
-                            vErrors.push(err70);
+                            vErrors.push(err72);
                           }
                           errors++;
                         }
@@ -6728,7 +6834,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid12 = false;
                         const _errs88 = errors;
                         if (!(typeof data32 == 'number' && !(data32 % 1) && !isNaN(data32) && isFinite(data32))) {
-                          const err71 = {
+                          const err73 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -6737,15 +6843,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err71];
+                            vErrors = [err73];
                           } else {
-                            vErrors.push(err71);
+                            vErrors.push(err73);
                           }
                           errors++;
                         }
                         if (typeof data32 == 'number' && isFinite(data32)) {
                           if (data32 > 9007199254740991 || isNaN(data32)) {
-                            const err72 = {
+                            const err74 = {
                               instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -6754,14 +6860,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err72];
+                              vErrors = [err74];
                             } else {
-                              vErrors.push(err72);
+                              vErrors.push(err74);
                             }
                             errors++;
                           }
                           if (data32 < 1 || isNaN(data32)) {
-                            const err73 = {
+                            const err75 = {
                               instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -6770,9 +6876,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err73];
+                              vErrors = [err75];
                             } else {
-                              vErrors.push(err73);
+                              vErrors.push(err75);
                             }
                             errors++;
                           }
@@ -6783,7 +6889,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs90 = errors;
                           if (typeof data32 === 'string') {
                             if (!pattern0.test(data32)) {
-                              const err74 = {
+                              const err76 = {
                                 instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -6792,14 +6898,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err74];
+                                vErrors = [err76];
                               } else {
-                                vErrors.push(err74);
+                                vErrors.push(err76);
                               }
                               errors++;
                             }
                           } else {
-                            const err75 = {
+                            const err77 = {
                               instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -6808,9 +6914,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err75];
+                              vErrors = [err77];
                             } else {
-                              vErrors.push(err75);
+                              vErrors.push(err77);
                             }
                             errors++;
                           }
@@ -6818,7 +6924,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid12 = valid12 || _valid4;
                         }
                         if (!valid12) {
-                          const err76 = {
+                          const err78 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriority/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/id/anyOf',
@@ -6827,9 +6933,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err76];
+                            vErrors = [err78];
                           } else {
-                            vErrors.push(err76);
+                            vErrors.push(err78);
                           }
                           errors++;
                         } else {
@@ -6846,7 +6952,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data30.meta !== undefined) {
                         let data33 = data30.meta;
                         if (!(data33 && typeof data33 == 'object' && !Array.isArray(data33))) {
-                          const err77 = {
+                          const err79 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriority/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/properties/meta/type',
@@ -6855,15 +6961,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err77];
+                            vErrors = [err79];
                           } else {
-                            vErrors.push(err77);
+                            vErrors.push(err79);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err78 = {
+                      const err80 = {
                         instancePath: instancePath + '/data/relationships/callTaskPriority/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf/1/type',
@@ -6872,9 +6978,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err78];
+                        vErrors = [err80];
                       } else {
-                        vErrors.push(err78);
+                        vErrors.push(err80);
                       }
                       errors++;
                     }
@@ -6882,7 +6988,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid10 = valid10 || _valid3;
                   }
                   if (!valid10) {
-                    const err79 = {
+                    const err81 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriority/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriority/properties/data/anyOf',
@@ -6891,9 +6997,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err79];
+                      vErrors = [err81];
                     } else {
-                      vErrors.push(err79);
+                      vErrors.push(err81);
                     }
                     errors++;
                   } else {
@@ -6910,7 +7016,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data29.meta !== undefined) {
                   let data34 = data29.meta;
                   if (!(data34 && typeof data34 == 'object' && !Array.isArray(data34))) {
-                    const err80 = {
+                    const err82 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriority/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriority/properties/meta/type',
@@ -6919,15 +7025,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err80];
+                      vErrors = [err82];
                     } else {
-                      vErrors.push(err80);
+                      vErrors.push(err82);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err81 = {
+                const err83 = {
                   instancePath: instancePath + '/data/relationships/callTaskPriority',
                   schemaPath: '#/properties/data/properties/relationships/properties/callTaskPriority/type',
                   keyword: 'type',
@@ -6935,9 +7041,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err81];
+                  vErrors = [err83];
                 } else {
-                  vErrors.push(err81);
+                  vErrors.push(err83);
                 }
                 errors++;
               }
@@ -6946,7 +7052,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data35 = data22.callTaskPriorityFromClicks;
               if (data35 && typeof data35 == 'object' && !Array.isArray(data35)) {
                 if (data35.data === undefined) {
-                  const err82 = {
+                  const err84 = {
                     instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks',
                     schemaPath:
                       '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/required',
@@ -6955,15 +7061,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err82];
+                    vErrors = [err84];
                   } else {
-                    vErrors.push(err82);
+                    vErrors.push(err84);
                   }
                   errors++;
                 }
                 for (const key7 in data35) {
                   if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err83 = {
+                    const err85 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/additionalProperties',
@@ -6972,9 +7078,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err83];
+                      vErrors = [err85];
                     } else {
-                      vErrors.push(err83);
+                      vErrors.push(err85);
                     }
                     errors++;
                   }
@@ -6985,7 +7091,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid14 = false;
                   const _errs101 = errors;
                   if (data36 !== null) {
-                    const err84 = {
+                    const err86 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/0/type',
@@ -6994,9 +7100,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err84];
+                      vErrors = [err86];
                     } else {
-                      vErrors.push(err84);
+                      vErrors.push(err86);
                     }
                     errors++;
                   }
@@ -7006,7 +7112,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs103 = errors;
                     if (data36 && typeof data36 == 'object' && !Array.isArray(data36)) {
                       if (data36.type === undefined) {
-                        const err85 = {
+                        const err87 = {
                           instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/required',
@@ -7015,14 +7121,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err85];
+                          vErrors = [err87];
                         } else {
-                          vErrors.push(err85);
+                          vErrors.push(err87);
                         }
                         errors++;
                       }
                       if (data36.id === undefined) {
-                        const err86 = {
+                        const err88 = {
                           instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/required',
@@ -7031,15 +7137,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err86];
+                          vErrors = [err88];
                         } else {
-                          vErrors.push(err86);
+                          vErrors.push(err88);
                         }
                         errors++;
                       }
                       for (const key8 in data36) {
                         if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err87 = {
+                          const err89 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/additionalProperties',
@@ -7048,16 +7154,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err87];
+                            vErrors = [err89];
                           } else {
-                            vErrors.push(err87);
+                            vErrors.push(err89);
                           }
                           errors++;
                         }
                       }
                       if (data36.type !== undefined) {
                         if ('taskPriority' !== data36.type) {
-                          const err88 = {
+                          const err90 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/type/const',
@@ -7066,9 +7172,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err88];
+                            vErrors = [err90];
                           } else {
-                            vErrors.push(err88);
+                            vErrors.push(err90);
                           }
                           errors++;
                         }
@@ -7079,7 +7185,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid16 = false;
                         const _errs109 = errors;
                         if (!(typeof data38 == 'number' && !(data38 % 1) && !isNaN(data38) && isFinite(data38))) {
-                          const err89 = {
+                          const err91 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -7088,15 +7194,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err89];
+                            vErrors = [err91];
                           } else {
-                            vErrors.push(err89);
+                            vErrors.push(err91);
                           }
                           errors++;
                         }
                         if (typeof data38 == 'number' && isFinite(data38)) {
                           if (data38 > 9007199254740991 || isNaN(data38)) {
-                            const err90 = {
+                            const err92 = {
                               instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -7105,14 +7211,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err90];
+                              vErrors = [err92];
                             } else {
-                              vErrors.push(err90);
+                              vErrors.push(err92);
                             }
                             errors++;
                           }
                           if (data38 < 1 || isNaN(data38)) {
-                            const err91 = {
+                            const err93 = {
                               instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -7121,9 +7227,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err91];
+                              vErrors = [err93];
                             } else {
-                              vErrors.push(err91);
+                              vErrors.push(err93);
                             }
                             errors++;
                           }
@@ -7134,7 +7240,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs111 = errors;
                           if (typeof data38 === 'string') {
                             if (!pattern0.test(data38)) {
-                              const err92 = {
+                              const err94 = {
                                 instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -7143,14 +7249,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err92];
+                                vErrors = [err94];
                               } else {
-                                vErrors.push(err92);
+                                vErrors.push(err94);
                               }
                               errors++;
                             }
                           } else {
-                            const err93 = {
+                            const err95 = {
                               instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -7159,9 +7265,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err93];
+                              vErrors = [err95];
                             } else {
-                              vErrors.push(err93);
+                              vErrors.push(err95);
                             }
                             errors++;
                           }
@@ -7169,7 +7275,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid16 = valid16 || _valid6;
                         }
                         if (!valid16) {
-                          const err94 = {
+                          const err96 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/id/anyOf',
@@ -7178,9 +7284,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err94];
+                            vErrors = [err96];
                           } else {
-                            vErrors.push(err94);
+                            vErrors.push(err96);
                           }
                           errors++;
                         } else {
@@ -7197,7 +7303,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data36.meta !== undefined) {
                         let data39 = data36.meta;
                         if (!(data39 && typeof data39 == 'object' && !Array.isArray(data39))) {
-                          const err95 = {
+                          const err97 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/properties/meta/type',
@@ -7206,15 +7312,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err95];
+                            vErrors = [err97];
                           } else {
-                            vErrors.push(err95);
+                            vErrors.push(err97);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err96 = {
+                      const err98 = {
                         instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf/1/type',
@@ -7223,9 +7329,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err96];
+                        vErrors = [err98];
                       } else {
-                        vErrors.push(err96);
+                        vErrors.push(err98);
                       }
                       errors++;
                     }
@@ -7233,7 +7339,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid14 = valid14 || _valid5;
                   }
                   if (!valid14) {
-                    const err97 = {
+                    const err99 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/data/anyOf',
@@ -7242,9 +7348,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err97];
+                      vErrors = [err99];
                     } else {
-                      vErrors.push(err97);
+                      vErrors.push(err99);
                     }
                     errors++;
                   } else {
@@ -7261,7 +7367,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data35.meta !== undefined) {
                   let data40 = data35.meta;
                   if (!(data40 && typeof data40 == 'object' && !Array.isArray(data40))) {
-                    const err98 = {
+                    const err100 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/properties/meta/type',
@@ -7270,15 +7376,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err98];
+                      vErrors = [err100];
                     } else {
-                      vErrors.push(err98);
+                      vErrors.push(err100);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err99 = {
+                const err101 = {
                   instancePath: instancePath + '/data/relationships/callTaskPriorityFromClicks',
                   schemaPath: '#/properties/data/properties/relationships/properties/callTaskPriorityFromClicks/type',
                   keyword: 'type',
@@ -7286,9 +7392,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err99];
+                  vErrors = [err101];
                 } else {
-                  vErrors.push(err99);
+                  vErrors.push(err101);
                 }
                 errors++;
               }
@@ -7297,7 +7403,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data41 = data22.callTaskPriorityFromOpens;
               if (data41 && typeof data41 == 'object' && !Array.isArray(data41)) {
                 if (data41.data === undefined) {
-                  const err100 = {
+                  const err102 = {
                     instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens',
                     schemaPath:
                       '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/required',
@@ -7306,15 +7412,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err100];
+                    vErrors = [err102];
                   } else {
-                    vErrors.push(err100);
+                    vErrors.push(err102);
                   }
                   errors++;
                 }
                 for (const key9 in data41) {
                   if (!(key9 === 'data' || key9 === 'meta')) {
-                    const err101 = {
+                    const err103 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/additionalProperties',
@@ -7323,9 +7429,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err101];
+                      vErrors = [err103];
                     } else {
-                      vErrors.push(err101);
+                      vErrors.push(err103);
                     }
                     errors++;
                   }
@@ -7336,7 +7442,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid18 = false;
                   const _errs122 = errors;
                   if (data42 !== null) {
-                    const err102 = {
+                    const err104 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/0/type',
@@ -7345,9 +7451,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err102];
+                      vErrors = [err104];
                     } else {
-                      vErrors.push(err102);
+                      vErrors.push(err104);
                     }
                     errors++;
                   }
@@ -7357,7 +7463,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs124 = errors;
                     if (data42 && typeof data42 == 'object' && !Array.isArray(data42)) {
                       if (data42.type === undefined) {
-                        const err103 = {
+                        const err105 = {
                           instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/required',
@@ -7366,14 +7472,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err103];
+                          vErrors = [err105];
                         } else {
-                          vErrors.push(err103);
+                          vErrors.push(err105);
                         }
                         errors++;
                       }
                       if (data42.id === undefined) {
-                        const err104 = {
+                        const err106 = {
                           instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/required',
@@ -7382,15 +7488,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err104];
+                          vErrors = [err106];
                         } else {
-                          vErrors.push(err104);
+                          vErrors.push(err106);
                         }
                         errors++;
                       }
                       for (const key10 in data42) {
                         if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
-                          const err105 = {
+                          const err107 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/additionalProperties',
@@ -7399,16 +7505,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err105];
+                            vErrors = [err107];
                           } else {
-                            vErrors.push(err105);
+                            vErrors.push(err107);
                           }
                           errors++;
                         }
                       }
                       if (data42.type !== undefined) {
                         if ('taskPriority' !== data42.type) {
-                          const err106 = {
+                          const err108 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/type/const',
@@ -7417,9 +7523,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err106];
+                            vErrors = [err108];
                           } else {
-                            vErrors.push(err106);
+                            vErrors.push(err108);
                           }
                           errors++;
                         }
@@ -7430,7 +7536,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid20 = false;
                         const _errs130 = errors;
                         if (!(typeof data44 == 'number' && !(data44 % 1) && !isNaN(data44) && isFinite(data44))) {
-                          const err107 = {
+                          const err109 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -7439,15 +7545,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err107];
+                            vErrors = [err109];
                           } else {
-                            vErrors.push(err107);
+                            vErrors.push(err109);
                           }
                           errors++;
                         }
                         if (typeof data44 == 'number' && isFinite(data44)) {
                           if (data44 > 9007199254740991 || isNaN(data44)) {
-                            const err108 = {
+                            const err110 = {
                               instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -7456,14 +7562,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err108];
+                              vErrors = [err110];
                             } else {
-                              vErrors.push(err108);
+                              vErrors.push(err110);
                             }
                             errors++;
                           }
                           if (data44 < 1 || isNaN(data44)) {
-                            const err109 = {
+                            const err111 = {
                               instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -7472,9 +7578,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err109];
+                              vErrors = [err111];
                             } else {
-                              vErrors.push(err109);
+                              vErrors.push(err111);
                             }
                             errors++;
                           }
@@ -7485,7 +7591,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs132 = errors;
                           if (typeof data44 === 'string') {
                             if (!pattern0.test(data44)) {
-                              const err110 = {
+                              const err112 = {
                                 instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -7494,14 +7600,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err110];
+                                vErrors = [err112];
                               } else {
-                                vErrors.push(err110);
+                                vErrors.push(err112);
                               }
                               errors++;
                             }
                           } else {
-                            const err111 = {
+                            const err113 = {
                               instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -7510,9 +7616,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err111];
+                              vErrors = [err113];
                             } else {
-                              vErrors.push(err111);
+                              vErrors.push(err113);
                             }
                             errors++;
                           }
@@ -7520,7 +7626,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid20 = valid20 || _valid8;
                         }
                         if (!valid20) {
-                          const err112 = {
+                          const err114 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/id/anyOf',
@@ -7529,9 +7635,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err112];
+                            vErrors = [err114];
                           } else {
-                            vErrors.push(err112);
+                            vErrors.push(err114);
                           }
                           errors++;
                         } else {
@@ -7548,7 +7654,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data42.meta !== undefined) {
                         let data45 = data42.meta;
                         if (!(data45 && typeof data45 == 'object' && !Array.isArray(data45))) {
-                          const err113 = {
+                          const err115 = {
                             instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/properties/meta/type',
@@ -7557,15 +7663,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err113];
+                            vErrors = [err115];
                           } else {
-                            vErrors.push(err113);
+                            vErrors.push(err115);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err114 = {
+                      const err116 = {
                         instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf/1/type',
@@ -7574,9 +7680,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err114];
+                        vErrors = [err116];
                       } else {
-                        vErrors.push(err114);
+                        vErrors.push(err116);
                       }
                       errors++;
                     }
@@ -7584,7 +7690,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid18 = valid18 || _valid7;
                   }
                   if (!valid18) {
-                    const err115 = {
+                    const err117 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/data/anyOf',
@@ -7593,9 +7699,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err115];
+                      vErrors = [err117];
                     } else {
-                      vErrors.push(err115);
+                      vErrors.push(err117);
                     }
                     errors++;
                   } else {
@@ -7612,7 +7718,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data41.meta !== undefined) {
                   let data46 = data41.meta;
                   if (!(data46 && typeof data46 == 'object' && !Array.isArray(data46))) {
-                    const err116 = {
+                    const err118 = {
                       instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/properties/meta/type',
@@ -7621,15 +7727,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err116];
+                      vErrors = [err118];
                     } else {
-                      vErrors.push(err116);
+                      vErrors.push(err118);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err117 = {
+                const err119 = {
                   instancePath: instancePath + '/data/relationships/callTaskPriorityFromOpens',
                   schemaPath: '#/properties/data/properties/relationships/properties/callTaskPriorityFromOpens/type',
                   keyword: 'type',
@@ -7637,9 +7743,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err117];
+                  vErrors = [err119];
                 } else {
-                  vErrors.push(err117);
+                  vErrors.push(err119);
                 }
                 errors++;
               }
@@ -7648,7 +7754,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data47 = data22.completedStage;
               if (data47 && typeof data47 == 'object' && !Array.isArray(data47)) {
                 if (data47.data === undefined) {
-                  const err118 = {
+                  const err120 = {
                     instancePath: instancePath + '/data/relationships/completedStage',
                     schemaPath: '#/properties/data/properties/relationships/properties/completedStage/required',
                     keyword: 'required',
@@ -7656,15 +7762,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err118];
+                    vErrors = [err120];
                   } else {
-                    vErrors.push(err118);
+                    vErrors.push(err120);
                   }
                   errors++;
                 }
                 for (const key11 in data47) {
                   if (!(key11 === 'data' || key11 === 'meta')) {
-                    const err119 = {
+                    const err121 = {
                       instancePath: instancePath + '/data/relationships/completedStage',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/completedStage/additionalProperties',
@@ -7673,9 +7779,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err119];
+                      vErrors = [err121];
                     } else {
-                      vErrors.push(err119);
+                      vErrors.push(err121);
                     }
                     errors++;
                   }
@@ -7686,7 +7792,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid22 = false;
                   const _errs143 = errors;
                   if (data48 !== null) {
-                    const err120 = {
+                    const err122 = {
                       instancePath: instancePath + '/data/relationships/completedStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/0/type',
@@ -7695,9 +7801,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err120];
+                      vErrors = [err122];
                     } else {
-                      vErrors.push(err120);
+                      vErrors.push(err122);
                     }
                     errors++;
                   }
@@ -7707,7 +7813,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs145 = errors;
                     if (data48 && typeof data48 == 'object' && !Array.isArray(data48)) {
                       if (data48.type === undefined) {
-                        const err121 = {
+                        const err123 = {
                           instancePath: instancePath + '/data/relationships/completedStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/required',
@@ -7716,14 +7822,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err121];
+                          vErrors = [err123];
                         } else {
-                          vErrors.push(err121);
+                          vErrors.push(err123);
                         }
                         errors++;
                       }
                       if (data48.id === undefined) {
-                        const err122 = {
+                        const err124 = {
                           instancePath: instancePath + '/data/relationships/completedStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/required',
@@ -7732,15 +7838,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err122];
+                          vErrors = [err124];
                         } else {
-                          vErrors.push(err122);
+                          vErrors.push(err124);
                         }
                         errors++;
                       }
                       for (const key12 in data48) {
                         if (!(key12 === 'type' || key12 === 'id' || key12 === 'meta')) {
-                          const err123 = {
+                          const err125 = {
                             instancePath: instancePath + '/data/relationships/completedStage/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/additionalProperties',
@@ -7749,16 +7855,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err123];
+                            vErrors = [err125];
                           } else {
-                            vErrors.push(err123);
+                            vErrors.push(err125);
                           }
                           errors++;
                         }
                       }
                       if (data48.type !== undefined) {
                         if ('stage' !== data48.type) {
-                          const err124 = {
+                          const err126 = {
                             instancePath: instancePath + '/data/relationships/completedStage/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/type/const',
@@ -7767,9 +7873,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err124];
+                            vErrors = [err126];
                           } else {
-                            vErrors.push(err124);
+                            vErrors.push(err126);
                           }
                           errors++;
                         }
@@ -7780,7 +7886,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid24 = false;
                         const _errs151 = errors;
                         if (!(typeof data50 == 'number' && !(data50 % 1) && !isNaN(data50) && isFinite(data50))) {
-                          const err125 = {
+                          const err127 = {
                             instancePath: instancePath + '/data/relationships/completedStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -7789,15 +7895,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err125];
+                            vErrors = [err127];
                           } else {
-                            vErrors.push(err125);
+                            vErrors.push(err127);
                           }
                           errors++;
                         }
                         if (typeof data50 == 'number' && isFinite(data50)) {
                           if (data50 > 9007199254740991 || isNaN(data50)) {
-                            const err126 = {
+                            const err128 = {
                               instancePath: instancePath + '/data/relationships/completedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -7806,14 +7912,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err126];
+                              vErrors = [err128];
                             } else {
-                              vErrors.push(err126);
+                              vErrors.push(err128);
                             }
                             errors++;
                           }
                           if (data50 < 1 || isNaN(data50)) {
-                            const err127 = {
+                            const err129 = {
                               instancePath: instancePath + '/data/relationships/completedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -7822,9 +7928,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err127];
+                              vErrors = [err129];
                             } else {
-                              vErrors.push(err127);
+                              vErrors.push(err129);
                             }
                             errors++;
                           }
@@ -7835,7 +7941,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs153 = errors;
                           if (typeof data50 === 'string') {
                             if (!pattern0.test(data50)) {
-                              const err128 = {
+                              const err130 = {
                                 instancePath: instancePath + '/data/relationships/completedStage/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -7844,14 +7950,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err128];
+                                vErrors = [err130];
                               } else {
-                                vErrors.push(err128);
+                                vErrors.push(err130);
                               }
                               errors++;
                             }
                           } else {
-                            const err129 = {
+                            const err131 = {
                               instancePath: instancePath + '/data/relationships/completedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -7860,9 +7966,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err129];
+                              vErrors = [err131];
                             } else {
-                              vErrors.push(err129);
+                              vErrors.push(err131);
                             }
                             errors++;
                           }
@@ -7870,7 +7976,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid24 = valid24 || _valid10;
                         }
                         if (!valid24) {
-                          const err130 = {
+                          const err132 = {
                             instancePath: instancePath + '/data/relationships/completedStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/id/anyOf',
@@ -7879,9 +7985,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err130];
+                            vErrors = [err132];
                           } else {
-                            vErrors.push(err130);
+                            vErrors.push(err132);
                           }
                           errors++;
                         } else {
@@ -7898,7 +8004,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data48.meta !== undefined) {
                         let data51 = data48.meta;
                         if (!(data51 && typeof data51 == 'object' && !Array.isArray(data51))) {
-                          const err131 = {
+                          const err133 = {
                             instancePath: instancePath + '/data/relationships/completedStage/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/properties/meta/type',
@@ -7907,15 +8013,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err131];
+                            vErrors = [err133];
                           } else {
-                            vErrors.push(err131);
+                            vErrors.push(err133);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err132 = {
+                      const err134 = {
                         instancePath: instancePath + '/data/relationships/completedStage/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf/1/type',
@@ -7924,9 +8030,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err132];
+                        vErrors = [err134];
                       } else {
-                        vErrors.push(err132);
+                        vErrors.push(err134);
                       }
                       errors++;
                     }
@@ -7934,7 +8040,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid22 = valid22 || _valid9;
                   }
                   if (!valid22) {
-                    const err133 = {
+                    const err135 = {
                       instancePath: instancePath + '/data/relationships/completedStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/completedStage/properties/data/anyOf',
@@ -7943,9 +8049,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err133];
+                      vErrors = [err135];
                     } else {
-                      vErrors.push(err133);
+                      vErrors.push(err135);
                     }
                     errors++;
                   } else {
@@ -7962,7 +8068,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data47.meta !== undefined) {
                   let data52 = data47.meta;
                   if (!(data52 && typeof data52 == 'object' && !Array.isArray(data52))) {
-                    const err134 = {
+                    const err136 = {
                       instancePath: instancePath + '/data/relationships/completedStage/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/completedStage/properties/meta/type',
@@ -7971,15 +8077,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err134];
+                      vErrors = [err136];
                     } else {
-                      vErrors.push(err134);
+                      vErrors.push(err136);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err135 = {
+                const err137 = {
                   instancePath: instancePath + '/data/relationships/completedStage',
                   schemaPath: '#/properties/data/properties/relationships/properties/completedStage/type',
                   keyword: 'type',
@@ -7987,9 +8093,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err135];
+                  vErrors = [err137];
                 } else {
-                  vErrors.push(err135);
+                  vErrors.push(err137);
                 }
                 errors++;
               }
@@ -7998,7 +8104,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data53 = data22.deliveredStage;
               if (data53 && typeof data53 == 'object' && !Array.isArray(data53)) {
                 if (data53.data === undefined) {
-                  const err136 = {
+                  const err138 = {
                     instancePath: instancePath + '/data/relationships/deliveredStage',
                     schemaPath: '#/properties/data/properties/relationships/properties/deliveredStage/required',
                     keyword: 'required',
@@ -8006,15 +8112,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err136];
+                    vErrors = [err138];
                   } else {
-                    vErrors.push(err136);
+                    vErrors.push(err138);
                   }
                   errors++;
                 }
                 for (const key13 in data53) {
                   if (!(key13 === 'data' || key13 === 'meta')) {
-                    const err137 = {
+                    const err139 = {
                       instancePath: instancePath + '/data/relationships/deliveredStage',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/deliveredStage/additionalProperties',
@@ -8023,9 +8129,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err137];
+                      vErrors = [err139];
                     } else {
-                      vErrors.push(err137);
+                      vErrors.push(err139);
                     }
                     errors++;
                   }
@@ -8036,7 +8142,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid26 = false;
                   const _errs164 = errors;
                   if (data54 !== null) {
-                    const err138 = {
+                    const err140 = {
                       instancePath: instancePath + '/data/relationships/deliveredStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/0/type',
@@ -8045,9 +8151,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err138];
+                      vErrors = [err140];
                     } else {
-                      vErrors.push(err138);
+                      vErrors.push(err140);
                     }
                     errors++;
                   }
@@ -8057,7 +8163,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs166 = errors;
                     if (data54 && typeof data54 == 'object' && !Array.isArray(data54)) {
                       if (data54.type === undefined) {
-                        const err139 = {
+                        const err141 = {
                           instancePath: instancePath + '/data/relationships/deliveredStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/required',
@@ -8066,14 +8172,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err139];
+                          vErrors = [err141];
                         } else {
-                          vErrors.push(err139);
+                          vErrors.push(err141);
                         }
                         errors++;
                       }
                       if (data54.id === undefined) {
-                        const err140 = {
+                        const err142 = {
                           instancePath: instancePath + '/data/relationships/deliveredStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/required',
@@ -8082,15 +8188,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err140];
+                          vErrors = [err142];
                         } else {
-                          vErrors.push(err140);
+                          vErrors.push(err142);
                         }
                         errors++;
                       }
                       for (const key14 in data54) {
                         if (!(key14 === 'type' || key14 === 'id' || key14 === 'meta')) {
-                          const err141 = {
+                          const err143 = {
                             instancePath: instancePath + '/data/relationships/deliveredStage/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/additionalProperties',
@@ -8099,16 +8205,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err141];
+                            vErrors = [err143];
                           } else {
-                            vErrors.push(err141);
+                            vErrors.push(err143);
                           }
                           errors++;
                         }
                       }
                       if (data54.type !== undefined) {
                         if ('stage' !== data54.type) {
-                          const err142 = {
+                          const err144 = {
                             instancePath: instancePath + '/data/relationships/deliveredStage/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/type/const',
@@ -8117,9 +8223,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err142];
+                            vErrors = [err144];
                           } else {
-                            vErrors.push(err142);
+                            vErrors.push(err144);
                           }
                           errors++;
                         }
@@ -8130,7 +8236,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid28 = false;
                         const _errs172 = errors;
                         if (!(typeof data56 == 'number' && !(data56 % 1) && !isNaN(data56) && isFinite(data56))) {
-                          const err143 = {
+                          const err145 = {
                             instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -8139,15 +8245,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err143];
+                            vErrors = [err145];
                           } else {
-                            vErrors.push(err143);
+                            vErrors.push(err145);
                           }
                           errors++;
                         }
                         if (typeof data56 == 'number' && isFinite(data56)) {
                           if (data56 > 9007199254740991 || isNaN(data56)) {
-                            const err144 = {
+                            const err146 = {
                               instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -8156,14 +8262,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err144];
+                              vErrors = [err146];
                             } else {
-                              vErrors.push(err144);
+                              vErrors.push(err146);
                             }
                             errors++;
                           }
                           if (data56 < 1 || isNaN(data56)) {
-                            const err145 = {
+                            const err147 = {
                               instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -8172,9 +8278,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err145];
+                              vErrors = [err147];
                             } else {
-                              vErrors.push(err145);
+                              vErrors.push(err147);
                             }
                             errors++;
                           }
@@ -8185,7 +8291,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs174 = errors;
                           if (typeof data56 === 'string') {
                             if (!pattern0.test(data56)) {
-                              const err146 = {
+                              const err148 = {
                                 instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -8194,14 +8300,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err146];
+                                vErrors = [err148];
                               } else {
-                                vErrors.push(err146);
+                                vErrors.push(err148);
                               }
                               errors++;
                             }
                           } else {
-                            const err147 = {
+                            const err149 = {
                               instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -8210,9 +8316,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err147];
+                              vErrors = [err149];
                             } else {
-                              vErrors.push(err147);
+                              vErrors.push(err149);
                             }
                             errors++;
                           }
@@ -8220,7 +8326,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid28 = valid28 || _valid12;
                         }
                         if (!valid28) {
-                          const err148 = {
+                          const err150 = {
                             instancePath: instancePath + '/data/relationships/deliveredStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/id/anyOf',
@@ -8229,9 +8335,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err148];
+                            vErrors = [err150];
                           } else {
-                            vErrors.push(err148);
+                            vErrors.push(err150);
                           }
                           errors++;
                         } else {
@@ -8248,7 +8354,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data54.meta !== undefined) {
                         let data57 = data54.meta;
                         if (!(data57 && typeof data57 == 'object' && !Array.isArray(data57))) {
-                          const err149 = {
+                          const err151 = {
                             instancePath: instancePath + '/data/relationships/deliveredStage/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/properties/meta/type',
@@ -8257,15 +8363,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err149];
+                            vErrors = [err151];
                           } else {
-                            vErrors.push(err149);
+                            vErrors.push(err151);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err150 = {
+                      const err152 = {
                         instancePath: instancePath + '/data/relationships/deliveredStage/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf/1/type',
@@ -8274,9 +8380,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err150];
+                        vErrors = [err152];
                       } else {
-                        vErrors.push(err150);
+                        vErrors.push(err152);
                       }
                       errors++;
                     }
@@ -8284,7 +8390,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid26 = valid26 || _valid11;
                   }
                   if (!valid26) {
-                    const err151 = {
+                    const err153 = {
                       instancePath: instancePath + '/data/relationships/deliveredStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/deliveredStage/properties/data/anyOf',
@@ -8293,9 +8399,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err151];
+                      vErrors = [err153];
                     } else {
-                      vErrors.push(err151);
+                      vErrors.push(err153);
                     }
                     errors++;
                   } else {
@@ -8312,7 +8418,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data53.meta !== undefined) {
                   let data58 = data53.meta;
                   if (!(data58 && typeof data58 == 'object' && !Array.isArray(data58))) {
-                    const err152 = {
+                    const err154 = {
                       instancePath: instancePath + '/data/relationships/deliveredStage/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/deliveredStage/properties/meta/type',
@@ -8321,15 +8427,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err152];
+                      vErrors = [err154];
                     } else {
-                      vErrors.push(err152);
+                      vErrors.push(err154);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err153 = {
+                const err155 = {
                   instancePath: instancePath + '/data/relationships/deliveredStage',
                   schemaPath: '#/properties/data/properties/relationships/properties/deliveredStage/type',
                   keyword: 'type',
@@ -8337,9 +8443,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err153];
+                  vErrors = [err155];
                 } else {
-                  vErrors.push(err153);
+                  vErrors.push(err155);
                 }
                 errors++;
               }
@@ -8348,7 +8454,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data59 = data22.finishedStage;
               if (data59 && typeof data59 == 'object' && !Array.isArray(data59)) {
                 if (data59.data === undefined) {
-                  const err154 = {
+                  const err156 = {
                     instancePath: instancePath + '/data/relationships/finishedStage',
                     schemaPath: '#/properties/data/properties/relationships/properties/finishedStage/required',
                     keyword: 'required',
@@ -8356,15 +8462,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err154];
+                    vErrors = [err156];
                   } else {
-                    vErrors.push(err154);
+                    vErrors.push(err156);
                   }
                   errors++;
                 }
                 for (const key15 in data59) {
                   if (!(key15 === 'data' || key15 === 'meta')) {
-                    const err155 = {
+                    const err157 = {
                       instancePath: instancePath + '/data/relationships/finishedStage',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/finishedStage/additionalProperties',
@@ -8373,9 +8479,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err155];
+                      vErrors = [err157];
                     } else {
-                      vErrors.push(err155);
+                      vErrors.push(err157);
                     }
                     errors++;
                   }
@@ -8386,7 +8492,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid30 = false;
                   const _errs185 = errors;
                   if (data60 !== null) {
-                    const err156 = {
+                    const err158 = {
                       instancePath: instancePath + '/data/relationships/finishedStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/0/type',
@@ -8395,9 +8501,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err156];
+                      vErrors = [err158];
                     } else {
-                      vErrors.push(err156);
+                      vErrors.push(err158);
                     }
                     errors++;
                   }
@@ -8407,7 +8513,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs187 = errors;
                     if (data60 && typeof data60 == 'object' && !Array.isArray(data60)) {
                       if (data60.type === undefined) {
-                        const err157 = {
+                        const err159 = {
                           instancePath: instancePath + '/data/relationships/finishedStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/required',
@@ -8416,14 +8522,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err157];
+                          vErrors = [err159];
                         } else {
-                          vErrors.push(err157);
+                          vErrors.push(err159);
                         }
                         errors++;
                       }
                       if (data60.id === undefined) {
-                        const err158 = {
+                        const err160 = {
                           instancePath: instancePath + '/data/relationships/finishedStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/required',
@@ -8432,15 +8538,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err158];
+                          vErrors = [err160];
                         } else {
-                          vErrors.push(err158);
+                          vErrors.push(err160);
                         }
                         errors++;
                       }
                       for (const key16 in data60) {
                         if (!(key16 === 'type' || key16 === 'id' || key16 === 'meta')) {
-                          const err159 = {
+                          const err161 = {
                             instancePath: instancePath + '/data/relationships/finishedStage/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/additionalProperties',
@@ -8449,16 +8555,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err159];
+                            vErrors = [err161];
                           } else {
-                            vErrors.push(err159);
+                            vErrors.push(err161);
                           }
                           errors++;
                         }
                       }
                       if (data60.type !== undefined) {
                         if ('stage' !== data60.type) {
-                          const err160 = {
+                          const err162 = {
                             instancePath: instancePath + '/data/relationships/finishedStage/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/type/const',
@@ -8467,9 +8573,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err160];
+                            vErrors = [err162];
                           } else {
-                            vErrors.push(err160);
+                            vErrors.push(err162);
                           }
                           errors++;
                         }
@@ -8480,7 +8586,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid32 = false;
                         const _errs193 = errors;
                         if (!(typeof data62 == 'number' && !(data62 % 1) && !isNaN(data62) && isFinite(data62))) {
-                          const err161 = {
+                          const err163 = {
                             instancePath: instancePath + '/data/relationships/finishedStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -8489,15 +8595,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err161];
+                            vErrors = [err163];
                           } else {
-                            vErrors.push(err161);
+                            vErrors.push(err163);
                           }
                           errors++;
                         }
                         if (typeof data62 == 'number' && isFinite(data62)) {
                           if (data62 > 9007199254740991 || isNaN(data62)) {
-                            const err162 = {
+                            const err164 = {
                               instancePath: instancePath + '/data/relationships/finishedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -8506,14 +8612,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err162];
+                              vErrors = [err164];
                             } else {
-                              vErrors.push(err162);
+                              vErrors.push(err164);
                             }
                             errors++;
                           }
                           if (data62 < 1 || isNaN(data62)) {
-                            const err163 = {
+                            const err165 = {
                               instancePath: instancePath + '/data/relationships/finishedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -8522,9 +8628,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err163];
+                              vErrors = [err165];
                             } else {
-                              vErrors.push(err163);
+                              vErrors.push(err165);
                             }
                             errors++;
                           }
@@ -8535,7 +8641,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs195 = errors;
                           if (typeof data62 === 'string') {
                             if (!pattern0.test(data62)) {
-                              const err164 = {
+                              const err166 = {
                                 instancePath: instancePath + '/data/relationships/finishedStage/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -8544,14 +8650,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err164];
+                                vErrors = [err166];
                               } else {
-                                vErrors.push(err164);
+                                vErrors.push(err166);
                               }
                               errors++;
                             }
                           } else {
-                            const err165 = {
+                            const err167 = {
                               instancePath: instancePath + '/data/relationships/finishedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -8560,9 +8666,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err165];
+                              vErrors = [err167];
                             } else {
-                              vErrors.push(err165);
+                              vErrors.push(err167);
                             }
                             errors++;
                           }
@@ -8570,7 +8676,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid32 = valid32 || _valid14;
                         }
                         if (!valid32) {
-                          const err166 = {
+                          const err168 = {
                             instancePath: instancePath + '/data/relationships/finishedStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/id/anyOf',
@@ -8579,9 +8685,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err166];
+                            vErrors = [err168];
                           } else {
-                            vErrors.push(err166);
+                            vErrors.push(err168);
                           }
                           errors++;
                         } else {
@@ -8598,7 +8704,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data60.meta !== undefined) {
                         let data63 = data60.meta;
                         if (!(data63 && typeof data63 == 'object' && !Array.isArray(data63))) {
-                          const err167 = {
+                          const err169 = {
                             instancePath: instancePath + '/data/relationships/finishedStage/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/properties/meta/type',
@@ -8607,15 +8713,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err167];
+                            vErrors = [err169];
                           } else {
-                            vErrors.push(err167);
+                            vErrors.push(err169);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err168 = {
+                      const err170 = {
                         instancePath: instancePath + '/data/relationships/finishedStage/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf/1/type',
@@ -8624,9 +8730,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err168];
+                        vErrors = [err170];
                       } else {
-                        vErrors.push(err168);
+                        vErrors.push(err170);
                       }
                       errors++;
                     }
@@ -8634,7 +8740,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid30 = valid30 || _valid13;
                   }
                   if (!valid30) {
-                    const err169 = {
+                    const err171 = {
                       instancePath: instancePath + '/data/relationships/finishedStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/finishedStage/properties/data/anyOf',
@@ -8643,9 +8749,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err169];
+                      vErrors = [err171];
                     } else {
-                      vErrors.push(err169);
+                      vErrors.push(err171);
                     }
                     errors++;
                   } else {
@@ -8662,7 +8768,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data59.meta !== undefined) {
                   let data64 = data59.meta;
                   if (!(data64 && typeof data64 == 'object' && !Array.isArray(data64))) {
-                    const err170 = {
+                    const err172 = {
                       instancePath: instancePath + '/data/relationships/finishedStage/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/finishedStage/properties/meta/type',
@@ -8671,15 +8777,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err170];
+                      vErrors = [err172];
                     } else {
-                      vErrors.push(err170);
+                      vErrors.push(err172);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err171 = {
+                const err173 = {
                   instancePath: instancePath + '/data/relationships/finishedStage',
                   schemaPath: '#/properties/data/properties/relationships/properties/finishedStage/type',
                   keyword: 'type',
@@ -8687,9 +8793,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err171];
+                  vErrors = [err173];
                 } else {
-                  vErrors.push(err171);
+                  vErrors.push(err173);
                 }
                 errors++;
               }
@@ -8698,7 +8804,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data65 = data22.optedOutStage;
               if (data65 && typeof data65 == 'object' && !Array.isArray(data65)) {
                 if (data65.data === undefined) {
-                  const err172 = {
+                  const err174 = {
                     instancePath: instancePath + '/data/relationships/optedOutStage',
                     schemaPath: '#/properties/data/properties/relationships/properties/optedOutStage/required',
                     keyword: 'required',
@@ -8706,15 +8812,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err172];
+                    vErrors = [err174];
                   } else {
-                    vErrors.push(err172);
+                    vErrors.push(err174);
                   }
                   errors++;
                 }
                 for (const key17 in data65) {
                   if (!(key17 === 'data' || key17 === 'meta')) {
-                    const err173 = {
+                    const err175 = {
                       instancePath: instancePath + '/data/relationships/optedOutStage',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/optedOutStage/additionalProperties',
@@ -8723,9 +8829,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err173];
+                      vErrors = [err175];
                     } else {
-                      vErrors.push(err173);
+                      vErrors.push(err175);
                     }
                     errors++;
                   }
@@ -8736,7 +8842,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid34 = false;
                   const _errs206 = errors;
                   if (data66 !== null) {
-                    const err174 = {
+                    const err176 = {
                       instancePath: instancePath + '/data/relationships/optedOutStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/0/type',
@@ -8745,9 +8851,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err174];
+                      vErrors = [err176];
                     } else {
-                      vErrors.push(err174);
+                      vErrors.push(err176);
                     }
                     errors++;
                   }
@@ -8757,7 +8863,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs208 = errors;
                     if (data66 && typeof data66 == 'object' && !Array.isArray(data66)) {
                       if (data66.type === undefined) {
-                        const err175 = {
+                        const err177 = {
                           instancePath: instancePath + '/data/relationships/optedOutStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/required',
@@ -8766,14 +8872,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err175];
+                          vErrors = [err177];
                         } else {
-                          vErrors.push(err175);
+                          vErrors.push(err177);
                         }
                         errors++;
                       }
                       if (data66.id === undefined) {
-                        const err176 = {
+                        const err178 = {
                           instancePath: instancePath + '/data/relationships/optedOutStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/required',
@@ -8782,15 +8888,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err176];
+                          vErrors = [err178];
                         } else {
-                          vErrors.push(err176);
+                          vErrors.push(err178);
                         }
                         errors++;
                       }
                       for (const key18 in data66) {
                         if (!(key18 === 'type' || key18 === 'id' || key18 === 'meta')) {
-                          const err177 = {
+                          const err179 = {
                             instancePath: instancePath + '/data/relationships/optedOutStage/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/additionalProperties',
@@ -8799,16 +8905,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err177];
+                            vErrors = [err179];
                           } else {
-                            vErrors.push(err177);
+                            vErrors.push(err179);
                           }
                           errors++;
                         }
                       }
                       if (data66.type !== undefined) {
                         if ('stage' !== data66.type) {
-                          const err178 = {
+                          const err180 = {
                             instancePath: instancePath + '/data/relationships/optedOutStage/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/type/const',
@@ -8817,9 +8923,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err178];
+                            vErrors = [err180];
                           } else {
-                            vErrors.push(err178);
+                            vErrors.push(err180);
                           }
                           errors++;
                         }
@@ -8830,7 +8936,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid36 = false;
                         const _errs214 = errors;
                         if (!(typeof data68 == 'number' && !(data68 % 1) && !isNaN(data68) && isFinite(data68))) {
-                          const err179 = {
+                          const err181 = {
                             instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -8839,15 +8945,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err179];
+                            vErrors = [err181];
                           } else {
-                            vErrors.push(err179);
+                            vErrors.push(err181);
                           }
                           errors++;
                         }
                         if (typeof data68 == 'number' && isFinite(data68)) {
                           if (data68 > 9007199254740991 || isNaN(data68)) {
-                            const err180 = {
+                            const err182 = {
                               instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -8856,14 +8962,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err180];
+                              vErrors = [err182];
                             } else {
-                              vErrors.push(err180);
+                              vErrors.push(err182);
                             }
                             errors++;
                           }
                           if (data68 < 1 || isNaN(data68)) {
-                            const err181 = {
+                            const err183 = {
                               instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -8872,9 +8978,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err181];
+                              vErrors = [err183];
                             } else {
-                              vErrors.push(err181);
+                              vErrors.push(err183);
                             }
                             errors++;
                           }
@@ -8885,7 +8991,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs216 = errors;
                           if (typeof data68 === 'string') {
                             if (!pattern0.test(data68)) {
-                              const err182 = {
+                              const err184 = {
                                 instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -8894,14 +9000,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err182];
+                                vErrors = [err184];
                               } else {
-                                vErrors.push(err182);
+                                vErrors.push(err184);
                               }
                               errors++;
                             }
                           } else {
-                            const err183 = {
+                            const err185 = {
                               instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -8910,9 +9016,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err183];
+                              vErrors = [err185];
                             } else {
-                              vErrors.push(err183);
+                              vErrors.push(err185);
                             }
                             errors++;
                           }
@@ -8920,7 +9026,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid36 = valid36 || _valid16;
                         }
                         if (!valid36) {
-                          const err184 = {
+                          const err186 = {
                             instancePath: instancePath + '/data/relationships/optedOutStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/id/anyOf',
@@ -8929,9 +9035,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err184];
+                            vErrors = [err186];
                           } else {
-                            vErrors.push(err184);
+                            vErrors.push(err186);
                           }
                           errors++;
                         } else {
@@ -8948,7 +9054,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data66.meta !== undefined) {
                         let data69 = data66.meta;
                         if (!(data69 && typeof data69 == 'object' && !Array.isArray(data69))) {
-                          const err185 = {
+                          const err187 = {
                             instancePath: instancePath + '/data/relationships/optedOutStage/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/properties/meta/type',
@@ -8957,15 +9063,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err185];
+                            vErrors = [err187];
                           } else {
-                            vErrors.push(err185);
+                            vErrors.push(err187);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err186 = {
+                      const err188 = {
                         instancePath: instancePath + '/data/relationships/optedOutStage/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf/1/type',
@@ -8974,9 +9080,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err186];
+                        vErrors = [err188];
                       } else {
-                        vErrors.push(err186);
+                        vErrors.push(err188);
                       }
                       errors++;
                     }
@@ -8984,7 +9090,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid34 = valid34 || _valid15;
                   }
                   if (!valid34) {
-                    const err187 = {
+                    const err189 = {
                       instancePath: instancePath + '/data/relationships/optedOutStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/optedOutStage/properties/data/anyOf',
@@ -8993,9 +9099,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err187];
+                      vErrors = [err189];
                     } else {
-                      vErrors.push(err187);
+                      vErrors.push(err189);
                     }
                     errors++;
                   } else {
@@ -9012,7 +9118,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data65.meta !== undefined) {
                   let data70 = data65.meta;
                   if (!(data70 && typeof data70 == 'object' && !Array.isArray(data70))) {
-                    const err188 = {
+                    const err190 = {
                       instancePath: instancePath + '/data/relationships/optedOutStage/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/optedOutStage/properties/meta/type',
@@ -9021,15 +9127,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err188];
+                      vErrors = [err190];
                     } else {
-                      vErrors.push(err188);
+                      vErrors.push(err190);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err189 = {
+                const err191 = {
                   instancePath: instancePath + '/data/relationships/optedOutStage',
                   schemaPath: '#/properties/data/properties/relationships/properties/optedOutStage/type',
                   keyword: 'type',
@@ -9037,9 +9143,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err189];
+                  vErrors = [err191];
                 } else {
-                  vErrors.push(err189);
+                  vErrors.push(err191);
                 }
                 errors++;
               }
@@ -9048,7 +9154,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data71 = data22.owner;
               if (data71 && typeof data71 == 'object' && !Array.isArray(data71)) {
                 if (data71.data === undefined) {
-                  const err190 = {
+                  const err192 = {
                     instancePath: instancePath + '/data/relationships/owner',
                     schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
                     keyword: 'required',
@@ -9056,15 +9162,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err190];
+                    vErrors = [err192];
                   } else {
-                    vErrors.push(err190);
+                    vErrors.push(err192);
                   }
                   errors++;
                 }
                 for (const key19 in data71) {
                   if (!(key19 === 'data' || key19 === 'meta')) {
-                    const err191 = {
+                    const err193 = {
                       instancePath: instancePath + '/data/relationships/owner',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
                       keyword: 'additionalProperties',
@@ -9072,9 +9178,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err191];
+                      vErrors = [err193];
                     } else {
-                      vErrors.push(err191);
+                      vErrors.push(err193);
                     }
                     errors++;
                   }
@@ -9085,7 +9191,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid38 = false;
                   const _errs227 = errors;
                   if (data72 !== null) {
-                    const err192 = {
+                    const err194 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
@@ -9094,9 +9200,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err192];
+                      vErrors = [err194];
                     } else {
-                      vErrors.push(err192);
+                      vErrors.push(err194);
                     }
                     errors++;
                   }
@@ -9106,7 +9212,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs229 = errors;
                     if (data72 && typeof data72 == 'object' && !Array.isArray(data72)) {
                       if (data72.type === undefined) {
-                        const err193 = {
+                        const err195 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -9115,14 +9221,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err193];
+                          vErrors = [err195];
                         } else {
-                          vErrors.push(err193);
+                          vErrors.push(err195);
                         }
                         errors++;
                       }
                       if (data72.id === undefined) {
-                        const err194 = {
+                        const err196 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -9131,15 +9237,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err194];
+                          vErrors = [err196];
                         } else {
-                          vErrors.push(err194);
+                          vErrors.push(err196);
                         }
                         errors++;
                       }
                       for (const key20 in data72) {
                         if (!(key20 === 'type' || key20 === 'id' || key20 === 'meta')) {
-                          const err195 = {
+                          const err197 = {
                             instancePath: instancePath + '/data/relationships/owner/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
@@ -9148,16 +9254,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err195];
+                            vErrors = [err197];
                           } else {
-                            vErrors.push(err195);
+                            vErrors.push(err197);
                           }
                           errors++;
                         }
                       }
                       if (data72.type !== undefined) {
                         if ('user' !== data72.type) {
-                          const err196 = {
+                          const err198 = {
                             instancePath: instancePath + '/data/relationships/owner/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
@@ -9166,9 +9272,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err196];
+                            vErrors = [err198];
                           } else {
-                            vErrors.push(err196);
+                            vErrors.push(err198);
                           }
                           errors++;
                         }
@@ -9179,7 +9285,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid40 = false;
                         const _errs235 = errors;
                         if (!(typeof data74 == 'number' && !(data74 % 1) && !isNaN(data74) && isFinite(data74))) {
-                          const err197 = {
+                          const err199 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -9188,15 +9294,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err197];
+                            vErrors = [err199];
                           } else {
-                            vErrors.push(err197);
+                            vErrors.push(err199);
                           }
                           errors++;
                         }
                         if (typeof data74 == 'number' && isFinite(data74)) {
                           if (data74 > 9007199254740991 || isNaN(data74)) {
-                            const err198 = {
+                            const err200 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -9205,14 +9311,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err198];
+                              vErrors = [err200];
                             } else {
-                              vErrors.push(err198);
+                              vErrors.push(err200);
                             }
                             errors++;
                           }
                           if (data74 < 1 || isNaN(data74)) {
-                            const err199 = {
+                            const err201 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -9221,9 +9327,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err199];
+                              vErrors = [err201];
                             } else {
-                              vErrors.push(err199);
+                              vErrors.push(err201);
                             }
                             errors++;
                           }
@@ -9234,7 +9340,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs237 = errors;
                           if (typeof data74 === 'string') {
                             if (!pattern0.test(data74)) {
-                              const err200 = {
+                              const err202 = {
                                 instancePath: instancePath + '/data/relationships/owner/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -9243,14 +9349,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err200];
+                                vErrors = [err202];
                               } else {
-                                vErrors.push(err200);
+                                vErrors.push(err202);
                               }
                               errors++;
                             }
                           } else {
-                            const err201 = {
+                            const err203 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -9259,9 +9365,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err201];
+                              vErrors = [err203];
                             } else {
-                              vErrors.push(err201);
+                              vErrors.push(err203);
                             }
                             errors++;
                           }
@@ -9269,7 +9375,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid40 = valid40 || _valid18;
                         }
                         if (!valid40) {
-                          const err202 = {
+                          const err204 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
@@ -9278,9 +9384,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err202];
+                            vErrors = [err204];
                           } else {
-                            vErrors.push(err202);
+                            vErrors.push(err204);
                           }
                           errors++;
                         } else {
@@ -9297,7 +9403,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data72.meta !== undefined) {
                         let data75 = data72.meta;
                         if (!(data75 && typeof data75 == 'object' && !Array.isArray(data75))) {
-                          const err203 = {
+                          const err205 = {
                             instancePath: instancePath + '/data/relationships/owner/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
@@ -9306,15 +9412,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err203];
+                            vErrors = [err205];
                           } else {
-                            vErrors.push(err203);
+                            vErrors.push(err205);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err204 = {
+                      const err206 = {
                         instancePath: instancePath + '/data/relationships/owner/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
@@ -9323,9 +9429,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err204];
+                        vErrors = [err206];
                       } else {
-                        vErrors.push(err204);
+                        vErrors.push(err206);
                       }
                       errors++;
                     }
@@ -9333,7 +9439,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid38 = valid38 || _valid17;
                   }
                   if (!valid38) {
-                    const err205 = {
+                    const err207 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -9341,9 +9447,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err205];
+                      vErrors = [err207];
                     } else {
-                      vErrors.push(err205);
+                      vErrors.push(err207);
                     }
                     errors++;
                   } else {
@@ -9360,7 +9466,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data71.meta !== undefined) {
                   let data76 = data71.meta;
                   if (!(data76 && typeof data76 == 'object' && !Array.isArray(data76))) {
-                    const err206 = {
+                    const err208 = {
                       instancePath: instancePath + '/data/relationships/owner/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
                       keyword: 'type',
@@ -9368,15 +9474,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err206];
+                      vErrors = [err208];
                     } else {
-                      vErrors.push(err206);
+                      vErrors.push(err208);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err207 = {
+                const err209 = {
                   instancePath: instancePath + '/data/relationships/owner',
                   schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
                   keyword: 'type',
@@ -9384,9 +9490,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err207];
+                  vErrors = [err209];
                 } else {
-                  vErrors.push(err207);
+                  vErrors.push(err209);
                 }
                 errors++;
               }
@@ -9395,7 +9501,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data77 = data22.repliedStage;
               if (data77 && typeof data77 == 'object' && !Array.isArray(data77)) {
                 if (data77.data === undefined) {
-                  const err208 = {
+                  const err210 = {
                     instancePath: instancePath + '/data/relationships/repliedStage',
                     schemaPath: '#/properties/data/properties/relationships/properties/repliedStage/required',
                     keyword: 'required',
@@ -9403,15 +9509,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err208];
+                    vErrors = [err210];
                   } else {
-                    vErrors.push(err208);
+                    vErrors.push(err210);
                   }
                   errors++;
                 }
                 for (const key21 in data77) {
                   if (!(key21 === 'data' || key21 === 'meta')) {
-                    const err209 = {
+                    const err211 = {
                       instancePath: instancePath + '/data/relationships/repliedStage',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/repliedStage/additionalProperties',
@@ -9420,9 +9526,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err209];
+                      vErrors = [err211];
                     } else {
-                      vErrors.push(err209);
+                      vErrors.push(err211);
                     }
                     errors++;
                   }
@@ -9433,7 +9539,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid42 = false;
                   const _errs248 = errors;
                   if (data78 !== null) {
-                    const err210 = {
+                    const err212 = {
                       instancePath: instancePath + '/data/relationships/repliedStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/0/type',
@@ -9442,9 +9548,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err210];
+                      vErrors = [err212];
                     } else {
-                      vErrors.push(err210);
+                      vErrors.push(err212);
                     }
                     errors++;
                   }
@@ -9454,7 +9560,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs250 = errors;
                     if (data78 && typeof data78 == 'object' && !Array.isArray(data78)) {
                       if (data78.type === undefined) {
-                        const err211 = {
+                        const err213 = {
                           instancePath: instancePath + '/data/relationships/repliedStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/required',
@@ -9463,14 +9569,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err211];
+                          vErrors = [err213];
                         } else {
-                          vErrors.push(err211);
+                          vErrors.push(err213);
                         }
                         errors++;
                       }
                       if (data78.id === undefined) {
-                        const err212 = {
+                        const err214 = {
                           instancePath: instancePath + '/data/relationships/repliedStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/required',
@@ -9479,15 +9585,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err212];
+                          vErrors = [err214];
                         } else {
-                          vErrors.push(err212);
+                          vErrors.push(err214);
                         }
                         errors++;
                       }
                       for (const key22 in data78) {
                         if (!(key22 === 'type' || key22 === 'id' || key22 === 'meta')) {
-                          const err213 = {
+                          const err215 = {
                             instancePath: instancePath + '/data/relationships/repliedStage/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/additionalProperties',
@@ -9496,16 +9602,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err213];
+                            vErrors = [err215];
                           } else {
-                            vErrors.push(err213);
+                            vErrors.push(err215);
                           }
                           errors++;
                         }
                       }
                       if (data78.type !== undefined) {
                         if ('stage' !== data78.type) {
-                          const err214 = {
+                          const err216 = {
                             instancePath: instancePath + '/data/relationships/repliedStage/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/type/const',
@@ -9514,9 +9620,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err214];
+                            vErrors = [err216];
                           } else {
-                            vErrors.push(err214);
+                            vErrors.push(err216);
                           }
                           errors++;
                         }
@@ -9527,7 +9633,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid44 = false;
                         const _errs256 = errors;
                         if (!(typeof data80 == 'number' && !(data80 % 1) && !isNaN(data80) && isFinite(data80))) {
-                          const err215 = {
+                          const err217 = {
                             instancePath: instancePath + '/data/relationships/repliedStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -9536,15 +9642,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err215];
+                            vErrors = [err217];
                           } else {
-                            vErrors.push(err215);
+                            vErrors.push(err217);
                           }
                           errors++;
                         }
                         if (typeof data80 == 'number' && isFinite(data80)) {
                           if (data80 > 9007199254740991 || isNaN(data80)) {
-                            const err216 = {
+                            const err218 = {
                               instancePath: instancePath + '/data/relationships/repliedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -9553,14 +9659,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err216];
+                              vErrors = [err218];
                             } else {
-                              vErrors.push(err216);
+                              vErrors.push(err218);
                             }
                             errors++;
                           }
                           if (data80 < 1 || isNaN(data80)) {
-                            const err217 = {
+                            const err219 = {
                               instancePath: instancePath + '/data/relationships/repliedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -9569,9 +9675,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err217];
+                              vErrors = [err219];
                             } else {
-                              vErrors.push(err217);
+                              vErrors.push(err219);
                             }
                             errors++;
                           }
@@ -9582,7 +9688,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs258 = errors;
                           if (typeof data80 === 'string') {
                             if (!pattern0.test(data80)) {
-                              const err218 = {
+                              const err220 = {
                                 instancePath: instancePath + '/data/relationships/repliedStage/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -9591,14 +9697,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err218];
+                                vErrors = [err220];
                               } else {
-                                vErrors.push(err218);
+                                vErrors.push(err220);
                               }
                               errors++;
                             }
                           } else {
-                            const err219 = {
+                            const err221 = {
                               instancePath: instancePath + '/data/relationships/repliedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -9607,9 +9713,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err219];
+                              vErrors = [err221];
                             } else {
-                              vErrors.push(err219);
+                              vErrors.push(err221);
                             }
                             errors++;
                           }
@@ -9617,7 +9723,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid44 = valid44 || _valid20;
                         }
                         if (!valid44) {
-                          const err220 = {
+                          const err222 = {
                             instancePath: instancePath + '/data/relationships/repliedStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/id/anyOf',
@@ -9626,9 +9732,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err220];
+                            vErrors = [err222];
                           } else {
-                            vErrors.push(err220);
+                            vErrors.push(err222);
                           }
                           errors++;
                         } else {
@@ -9645,7 +9751,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data78.meta !== undefined) {
                         let data81 = data78.meta;
                         if (!(data81 && typeof data81 == 'object' && !Array.isArray(data81))) {
-                          const err221 = {
+                          const err223 = {
                             instancePath: instancePath + '/data/relationships/repliedStage/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/properties/meta/type',
@@ -9654,15 +9760,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err221];
+                            vErrors = [err223];
                           } else {
-                            vErrors.push(err221);
+                            vErrors.push(err223);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err222 = {
+                      const err224 = {
                         instancePath: instancePath + '/data/relationships/repliedStage/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf/1/type',
@@ -9671,9 +9777,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err222];
+                        vErrors = [err224];
                       } else {
-                        vErrors.push(err222);
+                        vErrors.push(err224);
                       }
                       errors++;
                     }
@@ -9681,7 +9787,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid42 = valid42 || _valid19;
                   }
                   if (!valid42) {
-                    const err223 = {
+                    const err225 = {
                       instancePath: instancePath + '/data/relationships/repliedStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/repliedStage/properties/data/anyOf',
@@ -9690,9 +9796,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err223];
+                      vErrors = [err225];
                     } else {
-                      vErrors.push(err223);
+                      vErrors.push(err225);
                     }
                     errors++;
                   } else {
@@ -9709,7 +9815,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data77.meta !== undefined) {
                   let data82 = data77.meta;
                   if (!(data82 && typeof data82 == 'object' && !Array.isArray(data82))) {
-                    const err224 = {
+                    const err226 = {
                       instancePath: instancePath + '/data/relationships/repliedStage/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/repliedStage/properties/meta/type',
@@ -9718,15 +9824,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err224];
+                      vErrors = [err226];
                     } else {
-                      vErrors.push(err224);
+                      vErrors.push(err226);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err225 = {
+                const err227 = {
                   instancePath: instancePath + '/data/relationships/repliedStage',
                   schemaPath: '#/properties/data/properties/relationships/properties/repliedStage/type',
                   keyword: 'type',
@@ -9734,9 +9840,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err225];
+                  vErrors = [err227];
                 } else {
-                  vErrors.push(err225);
+                  vErrors.push(err227);
                 }
                 errors++;
               }
@@ -9745,7 +9851,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data83 = data22.startedStage;
               if (data83 && typeof data83 == 'object' && !Array.isArray(data83)) {
                 if (data83.data === undefined) {
-                  const err226 = {
+                  const err228 = {
                     instancePath: instancePath + '/data/relationships/startedStage',
                     schemaPath: '#/properties/data/properties/relationships/properties/startedStage/required',
                     keyword: 'required',
@@ -9753,15 +9859,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err226];
+                    vErrors = [err228];
                   } else {
-                    vErrors.push(err226);
+                    vErrors.push(err228);
                   }
                   errors++;
                 }
                 for (const key23 in data83) {
                   if (!(key23 === 'data' || key23 === 'meta')) {
-                    const err227 = {
+                    const err229 = {
                       instancePath: instancePath + '/data/relationships/startedStage',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/startedStage/additionalProperties',
@@ -9770,9 +9876,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err227];
+                      vErrors = [err229];
                     } else {
-                      vErrors.push(err227);
+                      vErrors.push(err229);
                     }
                     errors++;
                   }
@@ -9783,7 +9889,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid46 = false;
                   const _errs269 = errors;
                   if (data84 !== null) {
-                    const err228 = {
+                    const err230 = {
                       instancePath: instancePath + '/data/relationships/startedStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/0/type',
@@ -9792,9 +9898,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err228];
+                      vErrors = [err230];
                     } else {
-                      vErrors.push(err228);
+                      vErrors.push(err230);
                     }
                     errors++;
                   }
@@ -9804,7 +9910,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs271 = errors;
                     if (data84 && typeof data84 == 'object' && !Array.isArray(data84)) {
                       if (data84.type === undefined) {
-                        const err229 = {
+                        const err231 = {
                           instancePath: instancePath + '/data/relationships/startedStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/required',
@@ -9813,14 +9919,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err229];
+                          vErrors = [err231];
                         } else {
-                          vErrors.push(err229);
+                          vErrors.push(err231);
                         }
                         errors++;
                       }
                       if (data84.id === undefined) {
-                        const err230 = {
+                        const err232 = {
                           instancePath: instancePath + '/data/relationships/startedStage/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/required',
@@ -9829,15 +9935,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err230];
+                          vErrors = [err232];
                         } else {
-                          vErrors.push(err230);
+                          vErrors.push(err232);
                         }
                         errors++;
                       }
                       for (const key24 in data84) {
                         if (!(key24 === 'type' || key24 === 'id' || key24 === 'meta')) {
-                          const err231 = {
+                          const err233 = {
                             instancePath: instancePath + '/data/relationships/startedStage/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/additionalProperties',
@@ -9846,16 +9952,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err231];
+                            vErrors = [err233];
                           } else {
-                            vErrors.push(err231);
+                            vErrors.push(err233);
                           }
                           errors++;
                         }
                       }
                       if (data84.type !== undefined) {
                         if ('stage' !== data84.type) {
-                          const err232 = {
+                          const err234 = {
                             instancePath: instancePath + '/data/relationships/startedStage/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/type/const',
@@ -9864,9 +9970,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err232];
+                            vErrors = [err234];
                           } else {
-                            vErrors.push(err232);
+                            vErrors.push(err234);
                           }
                           errors++;
                         }
@@ -9877,7 +9983,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid48 = false;
                         const _errs277 = errors;
                         if (!(typeof data86 == 'number' && !(data86 % 1) && !isNaN(data86) && isFinite(data86))) {
-                          const err233 = {
+                          const err235 = {
                             instancePath: instancePath + '/data/relationships/startedStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -9886,15 +9992,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err233];
+                            vErrors = [err235];
                           } else {
-                            vErrors.push(err233);
+                            vErrors.push(err235);
                           }
                           errors++;
                         }
                         if (typeof data86 == 'number' && isFinite(data86)) {
                           if (data86 > 9007199254740991 || isNaN(data86)) {
-                            const err234 = {
+                            const err236 = {
                               instancePath: instancePath + '/data/relationships/startedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -9903,14 +10009,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err234];
+                              vErrors = [err236];
                             } else {
-                              vErrors.push(err234);
+                              vErrors.push(err236);
                             }
                             errors++;
                           }
                           if (data86 < 1 || isNaN(data86)) {
-                            const err235 = {
+                            const err237 = {
                               instancePath: instancePath + '/data/relationships/startedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -9919,9 +10025,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err235];
+                              vErrors = [err237];
                             } else {
-                              vErrors.push(err235);
+                              vErrors.push(err237);
                             }
                             errors++;
                           }
@@ -9932,7 +10038,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs279 = errors;
                           if (typeof data86 === 'string') {
                             if (!pattern0.test(data86)) {
-                              const err236 = {
+                              const err238 = {
                                 instancePath: instancePath + '/data/relationships/startedStage/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -9941,14 +10047,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err236];
+                                vErrors = [err238];
                               } else {
-                                vErrors.push(err236);
+                                vErrors.push(err238);
                               }
                               errors++;
                             }
                           } else {
-                            const err237 = {
+                            const err239 = {
                               instancePath: instancePath + '/data/relationships/startedStage/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -9957,9 +10063,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err237];
+                              vErrors = [err239];
                             } else {
-                              vErrors.push(err237);
+                              vErrors.push(err239);
                             }
                             errors++;
                           }
@@ -9967,7 +10073,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid48 = valid48 || _valid22;
                         }
                         if (!valid48) {
-                          const err238 = {
+                          const err240 = {
                             instancePath: instancePath + '/data/relationships/startedStage/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/id/anyOf',
@@ -9976,9 +10082,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err238];
+                            vErrors = [err240];
                           } else {
-                            vErrors.push(err238);
+                            vErrors.push(err240);
                           }
                           errors++;
                         } else {
@@ -9995,7 +10101,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data84.meta !== undefined) {
                         let data87 = data84.meta;
                         if (!(data87 && typeof data87 == 'object' && !Array.isArray(data87))) {
-                          const err239 = {
+                          const err241 = {
                             instancePath: instancePath + '/data/relationships/startedStage/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/properties/meta/type',
@@ -10004,15 +10110,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err239];
+                            vErrors = [err241];
                           } else {
-                            vErrors.push(err239);
+                            vErrors.push(err241);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err240 = {
+                      const err242 = {
                         instancePath: instancePath + '/data/relationships/startedStage/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf/1/type',
@@ -10021,9 +10127,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err240];
+                        vErrors = [err242];
                       } else {
-                        vErrors.push(err240);
+                        vErrors.push(err242);
                       }
                       errors++;
                     }
@@ -10031,7 +10137,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid46 = valid46 || _valid21;
                   }
                   if (!valid46) {
-                    const err241 = {
+                    const err243 = {
                       instancePath: instancePath + '/data/relationships/startedStage/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/startedStage/properties/data/anyOf',
@@ -10040,9 +10146,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err241];
+                      vErrors = [err243];
                     } else {
-                      vErrors.push(err241);
+                      vErrors.push(err243);
                     }
                     errors++;
                   } else {
@@ -10059,7 +10165,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data83.meta !== undefined) {
                   let data88 = data83.meta;
                   if (!(data88 && typeof data88 == 'object' && !Array.isArray(data88))) {
-                    const err242 = {
+                    const err244 = {
                       instancePath: instancePath + '/data/relationships/startedStage/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/startedStage/properties/meta/type',
@@ -10068,15 +10174,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err242];
+                      vErrors = [err244];
                     } else {
-                      vErrors.push(err242);
+                      vErrors.push(err244);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err243 = {
+                const err245 = {
                   instancePath: instancePath + '/data/relationships/startedStage',
                   schemaPath: '#/properties/data/properties/relationships/properties/startedStage/type',
                   keyword: 'type',
@@ -10084,53 +10190,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err243];
+                  vErrors = [err245];
                 } else {
-                  vErrors.push(err243);
+                  vErrors.push(err245);
                 }
                 errors++;
               }
             }
           } else {
-            const err244 = {
+            const err246 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err244];
-            } else {
-              vErrors.push(err244);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data89 = data0.meta;
-          if (!(data89 && typeof data89 == 'object' && !Array.isArray(data89))) {
-            const err245 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err245];
-            } else {
-              vErrors.push(err245);
-            }
-            errors++;
-          }
-        }
-        if (data0.links !== undefined) {
-          let data90 = data0.links;
-          if (!(data90 && typeof data90 == 'object' && !Array.isArray(data90))) {
-            const err246 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -10143,8 +10213,44 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.meta !== undefined) {
+          let data89 = data0.meta;
+          if (!(data89 && typeof data89 == 'object' && !Array.isArray(data89))) {
+            const err247 = {
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err247];
+            } else {
+              vErrors.push(err247);
+            }
+            errors++;
+          }
+        }
+        if (data0.links !== undefined) {
+          let data90 = data0.links;
+          if (!(data90 && typeof data90 == 'object' && !Array.isArray(data90))) {
+            const err248 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err248];
+            } else {
+              vErrors.push(err248);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err247 = {
+        const err249 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -10152,15 +10258,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err247];
+          vErrors = [err249];
         } else {
-          vErrors.push(err247);
+          vErrors.push(err249);
         }
         errors++;
       }
     }
   } else {
-    const err248 = {
+    const err250 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -10168,9 +10274,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err248];
+      vErrors = [err250];
     } else {
-      vErrors.push(err248);
+      vErrors.push(err250);
     }
     errors++;
   }

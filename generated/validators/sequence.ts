@@ -25,14 +25,14 @@ const schema11 = {
             finishOnReply: { type: ['boolean', 'null'] },
             maxActivations: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             name: { type: ['string', 'null'], maxLength: 255 },
-            primaryReplyAction: { type: ['string', 'null'] },
+            primaryReplyAction: { type: ['string', 'null'], enum: ['finish', 'continue', 'pause', null] },
             primaryReplyPauseDuration: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             salesMotion: { type: ['string', 'null'] },
-            scheduleIntervalType: { type: ['string', 'null'] },
-            secondaryReplyAction: { type: ['string', 'null'] },
+            scheduleIntervalType: { type: ['string', 'null'], enum: ['calendar', 'schedule', null] },
+            secondaryReplyAction: { type: ['string', 'null'], enum: ['finish', 'continue', 'pause', null] },
             secondaryReplyPauseDuration: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             sequenceType: { type: ['string', 'null'], maxLength: 255, enum: ['interval', 'date', null] },
-            shareType: { type: ['string', 'null'] },
+            shareType: { type: ['string', 'null'], enum: ['private', 'read_only', 'shared', null] },
             tags: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
             throttleCapacity: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             throttleMaxAddsPerDay: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
@@ -365,11 +365,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (!(data7 === 'finish' || data7 === 'continue' || data7 === 'pause' || data7 === null)) {
+                const err14 = {
+                  instancePath: instancePath + '/data/attributes/primaryReplyAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/primaryReplyAction/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.data.properties.attributes.properties.primaryReplyAction.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err14];
+                } else {
+                  vErrors.push(err14);
+                }
+                errors++;
+              }
             }
             if (data2.primaryReplyPauseDuration !== undefined) {
               let data8 = data2.primaryReplyPauseDuration;
               if (!(typeof data8 == 'number' && !(data8 % 1) && !isNaN(data8) && isFinite(data8)) && data8 !== null) {
-                const err14 = {
+                const err15 = {
                   instancePath: instancePath + '/data/attributes/primaryReplyPauseDuration',
                   schemaPath: '#/properties/data/properties/attributes/properties/primaryReplyPauseDuration/type',
                   keyword: 'type',
@@ -379,35 +396,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err14];
+                  vErrors = [err15];
                 } else {
-                  vErrors.push(err14);
+                  vErrors.push(err15);
                 }
                 errors++;
               }
               if (typeof data8 == 'number' && isFinite(data8)) {
                 if (data8 > 2147483647 || isNaN(data8)) {
-                  const err15 = {
+                  const err16 = {
                     instancePath: instancePath + '/data/attributes/primaryReplyPauseDuration',
                     schemaPath: '#/properties/data/properties/attributes/properties/primaryReplyPauseDuration/maximum',
                     keyword: 'maximum',
                     params: { comparison: '<=', limit: 2147483647 },
                     message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err15];
-                  } else {
-                    vErrors.push(err15);
-                  }
-                  errors++;
-                }
-                if (data8 < -2147483648 || isNaN(data8)) {
-                  const err16 = {
-                    instancePath: instancePath + '/data/attributes/primaryReplyPauseDuration',
-                    schemaPath: '#/properties/data/properties/attributes/properties/primaryReplyPauseDuration/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
                     vErrors = [err16];
@@ -416,34 +418,31 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (data8 < -2147483648 || isNaN(data8)) {
+                  const err17 = {
+                    instancePath: instancePath + '/data/attributes/primaryReplyPauseDuration',
+                    schemaPath: '#/properties/data/properties/attributes/properties/primaryReplyPauseDuration/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err17];
+                  } else {
+                    vErrors.push(err17);
+                  }
+                  errors++;
+                }
               }
             }
             if (data2.salesMotion !== undefined) {
               let data9 = data2.salesMotion;
               if (typeof data9 !== 'string' && data9 !== null) {
-                const err17 = {
+                const err18 = {
                   instancePath: instancePath + '/data/attributes/salesMotion',
                   schemaPath: '#/properties/data/properties/attributes/properties/salesMotion/type',
                   keyword: 'type',
                   params: { type: schema11.properties.data.properties.attributes.properties.salesMotion.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err17];
-                } else {
-                  vErrors.push(err17);
-                }
-                errors++;
-              }
-            }
-            if (data2.scheduleIntervalType !== undefined) {
-              let data10 = data2.scheduleIntervalType;
-              if (typeof data10 !== 'string' && data10 !== null) {
-                const err18 = {
-                  instancePath: instancePath + '/data/attributes/scheduleIntervalType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/scheduleIntervalType/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.scheduleIntervalType.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -454,10 +453,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data2.scheduleIntervalType !== undefined) {
+              let data10 = data2.scheduleIntervalType;
+              if (typeof data10 !== 'string' && data10 !== null) {
+                const err19 = {
+                  instancePath: instancePath + '/data/attributes/scheduleIntervalType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/scheduleIntervalType/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.scheduleIntervalType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
+              if (!(data10 === 'calendar' || data10 === 'schedule' || data10 === null)) {
+                const err20 = {
+                  instancePath: instancePath + '/data/attributes/scheduleIntervalType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/scheduleIntervalType/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.data.properties.attributes.properties.scheduleIntervalType.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+            }
             if (data2.secondaryReplyAction !== undefined) {
               let data11 = data2.secondaryReplyAction;
               if (typeof data11 !== 'string' && data11 !== null) {
-                const err19 = {
+                const err21 = {
                   instancePath: instancePath + '/data/attributes/secondaryReplyAction',
                   schemaPath: '#/properties/data/properties/attributes/properties/secondaryReplyAction/type',
                   keyword: 'type',
@@ -465,9 +499,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err19];
+                  vErrors = [err21];
                 } else {
-                  vErrors.push(err19);
+                  vErrors.push(err21);
+                }
+                errors++;
+              }
+              if (!(data11 === 'finish' || data11 === 'continue' || data11 === 'pause' || data11 === null)) {
+                const err22 = {
+                  instancePath: instancePath + '/data/attributes/secondaryReplyAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/secondaryReplyAction/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.data.properties.attributes.properties.secondaryReplyAction.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
                 }
                 errors++;
               }
@@ -478,7 +529,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12)) &&
                 data12 !== null
               ) {
-                const err20 = {
+                const err23 = {
                   instancePath: instancePath + '/data/attributes/secondaryReplyPauseDuration',
                   schemaPath: '#/properties/data/properties/attributes/properties/secondaryReplyPauseDuration/type',
                   keyword: 'type',
@@ -488,15 +539,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err20];
+                  vErrors = [err23];
                 } else {
-                  vErrors.push(err20);
+                  vErrors.push(err23);
                 }
                 errors++;
               }
               if (typeof data12 == 'number' && isFinite(data12)) {
                 if (data12 > 2147483647 || isNaN(data12)) {
-                  const err21 = {
+                  const err24 = {
                     instancePath: instancePath + '/data/attributes/secondaryReplyPauseDuration',
                     schemaPath:
                       '#/properties/data/properties/attributes/properties/secondaryReplyPauseDuration/maximum',
@@ -505,72 +556,20 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err21];
+                    vErrors = [err24];
                   } else {
-                    vErrors.push(err21);
+                    vErrors.push(err24);
                   }
                   errors++;
                 }
                 if (data12 < -2147483648 || isNaN(data12)) {
-                  const err22 = {
+                  const err25 = {
                     instancePath: instancePath + '/data/attributes/secondaryReplyPauseDuration',
                     schemaPath:
                       '#/properties/data/properties/attributes/properties/secondaryReplyPauseDuration/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: -2147483648 },
                     message: 'must be >= -2147483648',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err22];
-                  } else {
-                    vErrors.push(err22);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data2.sequenceType !== undefined) {
-              let data13 = data2.sequenceType;
-              if (typeof data13 !== 'string' && data13 !== null) {
-                const err23 = {
-                  instancePath: instancePath + '/data/attributes/sequenceType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.sequenceType.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err23];
-                } else {
-                  vErrors.push(err23);
-                }
-                errors++;
-              }
-              if (!(data13 === 'interval' || data13 === 'date' || data13 === null)) {
-                const err24 = {
-                  instancePath: instancePath + '/data/attributes/sequenceType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/enum',
-                  keyword: 'enum',
-                  params: {
-                    allowedValues: schema11.properties.data.properties.attributes.properties.sequenceType.enum,
-                  },
-                  message: 'must be equal to one of the allowed values',
-                };
-                if (vErrors === null) {
-                  vErrors = [err24];
-                } else {
-                  vErrors.push(err24);
-                }
-                errors++;
-              }
-              if (typeof data13 === 'string') {
-                if (func3(data13) > 255) {
-                  const err25 = {
-                    instancePath: instancePath + '/data/attributes/sequenceType',
-                    schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
                     vErrors = [err25];
@@ -581,14 +580,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data2.shareType !== undefined) {
-              let data14 = data2.shareType;
-              if (typeof data14 !== 'string' && data14 !== null) {
+            if (data2.sequenceType !== undefined) {
+              let data13 = data2.sequenceType;
+              if (typeof data13 !== 'string' && data13 !== null) {
                 const err26 = {
-                  instancePath: instancePath + '/data/attributes/shareType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/shareType/type',
+                  instancePath: instancePath + '/data/attributes/sequenceType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.shareType.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.sequenceType.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -598,16 +597,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.tags !== undefined) {
-              let data15 = data2.tags;
-              if (!Array.isArray(data15) && data15 !== null) {
+              if (!(data13 === 'interval' || data13 === 'date' || data13 === null)) {
                 const err27 = {
-                  instancePath: instancePath + '/data/attributes/tags',
-                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.tags.type },
-                  message: 'must be array,null',
+                  instancePath: instancePath + '/data/attributes/sequenceType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.data.properties.attributes.properties.sequenceType.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err27];
@@ -616,14 +614,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (Array.isArray(data15)) {
-                if (data15.length > 1000) {
+              if (typeof data13 === 'string') {
+                if (func3(data13) > 255) {
                   const err28 = {
-                    instancePath: instancePath + '/data/attributes/tags',
-                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
+                    instancePath: instancePath + '/data/attributes/sequenceType',
+                    schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
                     vErrors = [err28];
@@ -632,10 +630,78 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+              }
+            }
+            if (data2.shareType !== undefined) {
+              let data14 = data2.shareType;
+              if (typeof data14 !== 'string' && data14 !== null) {
+                const err29 = {
+                  instancePath: instancePath + '/data/attributes/shareType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/shareType/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.shareType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err29];
+                } else {
+                  vErrors.push(err29);
+                }
+                errors++;
+              }
+              if (!(data14 === 'private' || data14 === 'read_only' || data14 === 'shared' || data14 === null)) {
+                const err30 = {
+                  instancePath: instancePath + '/data/attributes/shareType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/shareType/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.data.properties.attributes.properties.shareType.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
+                }
+                errors++;
+              }
+            }
+            if (data2.tags !== undefined) {
+              let data15 = data2.tags;
+              if (!Array.isArray(data15) && data15 !== null) {
+                const err31 = {
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err31];
+                } else {
+                  vErrors.push(err31);
+                }
+                errors++;
+              }
+              if (Array.isArray(data15)) {
+                if (data15.length > 1000) {
+                  const err32 = {
+                    instancePath: instancePath + '/data/attributes/tags',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err32];
+                  } else {
+                    vErrors.push(err32);
+                  }
+                  errors++;
+                }
                 const len0 = data15.length;
                 for (let i0 = 0; i0 < len0; i0++) {
                   if (typeof data15[i0] !== 'string') {
-                    const err29 = {
+                    const err33 = {
                       instancePath: instancePath + '/data/attributes/tags/' + i0,
                       schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
                       keyword: 'type',
@@ -643,9 +709,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err29];
+                      vErrors = [err33];
                     } else {
-                      vErrors.push(err29);
+                      vErrors.push(err33);
                     }
                     errors++;
                   }
@@ -658,7 +724,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data17 == 'number' && !(data17 % 1) && !isNaN(data17) && isFinite(data17)) &&
                 data17 !== null
               ) {
-                const err30 = {
+                const err34 = {
                   instancePath: instancePath + '/data/attributes/throttleCapacity',
                   schemaPath: '#/properties/data/properties/attributes/properties/throttleCapacity/type',
                   keyword: 'type',
@@ -666,15 +732,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err30];
+                  vErrors = [err34];
                 } else {
-                  vErrors.push(err30);
+                  vErrors.push(err34);
                 }
                 errors++;
               }
               if (typeof data17 == 'number' && isFinite(data17)) {
                 if (data17 > 2147483647 || isNaN(data17)) {
-                  const err31 = {
+                  const err35 = {
                     instancePath: instancePath + '/data/attributes/throttleCapacity',
                     schemaPath: '#/properties/data/properties/attributes/properties/throttleCapacity/maximum',
                     keyword: 'maximum',
@@ -682,14 +748,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err31];
+                    vErrors = [err35];
                   } else {
-                    vErrors.push(err31);
+                    vErrors.push(err35);
                   }
                   errors++;
                 }
                 if (data17 < -2147483648 || isNaN(data17)) {
-                  const err32 = {
+                  const err36 = {
                     instancePath: instancePath + '/data/attributes/throttleCapacity',
                     schemaPath: '#/properties/data/properties/attributes/properties/throttleCapacity/minimum',
                     keyword: 'minimum',
@@ -697,9 +763,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err32];
+                    vErrors = [err36];
                   } else {
-                    vErrors.push(err32);
+                    vErrors.push(err36);
                   }
                   errors++;
                 }
@@ -711,7 +777,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data18 == 'number' && !(data18 % 1) && !isNaN(data18) && isFinite(data18)) &&
                 data18 !== null
               ) {
-                const err33 = {
+                const err37 = {
                   instancePath: instancePath + '/data/attributes/throttleMaxAddsPerDay',
                   schemaPath: '#/properties/data/properties/attributes/properties/throttleMaxAddsPerDay/type',
                   keyword: 'type',
@@ -721,15 +787,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err33];
+                  vErrors = [err37];
                 } else {
-                  vErrors.push(err33);
+                  vErrors.push(err37);
                 }
                 errors++;
               }
               if (typeof data18 == 'number' && isFinite(data18)) {
                 if (data18 > 2147483647 || isNaN(data18)) {
-                  const err34 = {
+                  const err38 = {
                     instancePath: instancePath + '/data/attributes/throttleMaxAddsPerDay',
                     schemaPath: '#/properties/data/properties/attributes/properties/throttleMaxAddsPerDay/maximum',
                     keyword: 'maximum',
@@ -737,14 +803,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err34];
+                    vErrors = [err38];
                   } else {
-                    vErrors.push(err34);
+                    vErrors.push(err38);
                   }
                   errors++;
                 }
                 if (data18 < -2147483648 || isNaN(data18)) {
-                  const err35 = {
+                  const err39 = {
                     instancePath: instancePath + '/data/attributes/throttleMaxAddsPerDay',
                     schemaPath: '#/properties/data/properties/attributes/properties/throttleMaxAddsPerDay/minimum',
                     keyword: 'minimum',
@@ -752,9 +818,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err35];
+                    vErrors = [err39];
                   } else {
-                    vErrors.push(err35);
+                    vErrors.push(err39);
                   }
                   errors++;
                 }
@@ -763,7 +829,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.throttlePaused !== undefined) {
               let data19 = data2.throttlePaused;
               if (typeof data19 !== 'boolean' && data19 !== null) {
-                const err36 = {
+                const err40 = {
                   instancePath: instancePath + '/data/attributes/throttlePaused',
                   schemaPath: '#/properties/data/properties/attributes/properties/throttlePaused/type',
                   keyword: 'type',
@@ -771,9 +837,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err36];
+                  vErrors = [err40];
                 } else {
-                  vErrors.push(err36);
+                  vErrors.push(err40);
                 }
                 errors++;
               }
@@ -781,7 +847,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.transactional !== undefined) {
               let data20 = data2.transactional;
               if (typeof data20 !== 'boolean' && data20 !== null) {
-                const err37 = {
+                const err41 = {
                   instancePath: instancePath + '/data/attributes/transactional',
                   schemaPath: '#/properties/data/properties/attributes/properties/transactional/type',
                   keyword: 'type',
@@ -789,15 +855,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err37];
+                  vErrors = [err41];
                 } else {
-                  vErrors.push(err37);
+                  vErrors.push(err41);
                 }
                 errors++;
               }
             }
           } else {
-            const err38 = {
+            const err42 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -805,9 +871,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err38];
+              vErrors = [err42];
             } else {
-              vErrors.push(err38);
+              vErrors.push(err42);
             }
             errors++;
           }
@@ -817,7 +883,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
             for (const key2 in data21) {
               if (!(key2 === 'owner' || key2 === 'ruleset')) {
-                const err39 = {
+                const err43 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -825,9 +891,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err39];
+                  vErrors = [err43];
                 } else {
-                  vErrors.push(err39);
+                  vErrors.push(err43);
                 }
                 errors++;
               }
@@ -836,7 +902,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data22 = data21.owner;
               if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
                 if (data22.data === undefined) {
-                  const err40 = {
+                  const err44 = {
                     instancePath: instancePath + '/data/relationships/owner',
                     schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
                     keyword: 'required',
@@ -844,15 +910,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err40];
+                    vErrors = [err44];
                   } else {
-                    vErrors.push(err40);
+                    vErrors.push(err44);
                   }
                   errors++;
                 }
                 for (const key3 in data22) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err41 = {
+                    const err45 = {
                       instancePath: instancePath + '/data/relationships/owner',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
                       keyword: 'additionalProperties',
@@ -860,9 +926,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err41];
+                      vErrors = [err45];
                     } else {
-                      vErrors.push(err41);
+                      vErrors.push(err45);
                     }
                     errors++;
                   }
@@ -873,7 +939,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid7 = false;
                   const _errs53 = errors;
                   if (data23 !== null) {
-                    const err42 = {
+                    const err46 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
@@ -882,9 +948,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err42];
+                      vErrors = [err46];
                     } else {
-                      vErrors.push(err42);
+                      vErrors.push(err46);
                     }
                     errors++;
                   }
@@ -894,7 +960,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs55 = errors;
                     if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
                       if (data23.type === undefined) {
-                        const err43 = {
+                        const err47 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -903,14 +969,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err43];
+                          vErrors = [err47];
                         } else {
-                          vErrors.push(err43);
+                          vErrors.push(err47);
                         }
                         errors++;
                       }
                       if (data23.id === undefined) {
-                        const err44 = {
+                        const err48 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -919,15 +985,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err44];
+                          vErrors = [err48];
                         } else {
-                          vErrors.push(err44);
+                          vErrors.push(err48);
                         }
                         errors++;
                       }
                       for (const key4 in data23) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err45 = {
+                          const err49 = {
                             instancePath: instancePath + '/data/relationships/owner/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
@@ -936,16 +1002,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err45];
+                            vErrors = [err49];
                           } else {
-                            vErrors.push(err45);
+                            vErrors.push(err49);
                           }
                           errors++;
                         }
                       }
                       if (data23.type !== undefined) {
                         if ('user' !== data23.type) {
-                          const err46 = {
+                          const err50 = {
                             instancePath: instancePath + '/data/relationships/owner/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
@@ -954,9 +1020,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err46];
+                            vErrors = [err50];
                           } else {
-                            vErrors.push(err46);
+                            vErrors.push(err50);
                           }
                           errors++;
                         }
@@ -967,7 +1033,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid9 = false;
                         const _errs61 = errors;
                         if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
-                          const err47 = {
+                          const err51 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -976,15 +1042,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err47];
+                            vErrors = [err51];
                           } else {
-                            vErrors.push(err47);
+                            vErrors.push(err51);
                           }
                           errors++;
                         }
                         if (typeof data25 == 'number' && isFinite(data25)) {
                           if (data25 > 9007199254740991 || isNaN(data25)) {
-                            const err48 = {
+                            const err52 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -993,14 +1059,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err48];
+                              vErrors = [err52];
                             } else {
-                              vErrors.push(err48);
+                              vErrors.push(err52);
                             }
                             errors++;
                           }
                           if (data25 < 1 || isNaN(data25)) {
-                            const err49 = {
+                            const err53 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -1009,9 +1075,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err49];
+                              vErrors = [err53];
                             } else {
-                              vErrors.push(err49);
+                              vErrors.push(err53);
                             }
                             errors++;
                           }
@@ -1022,7 +1088,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs63 = errors;
                           if (typeof data25 === 'string') {
                             if (!pattern0.test(data25)) {
-                              const err50 = {
+                              const err54 = {
                                 instancePath: instancePath + '/data/relationships/owner/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -1031,14 +1097,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err50];
+                                vErrors = [err54];
                               } else {
-                                vErrors.push(err50);
+                                vErrors.push(err54);
                               }
                               errors++;
                             }
                           } else {
-                            const err51 = {
+                            const err55 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -1047,9 +1113,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err51];
+                              vErrors = [err55];
                             } else {
-                              vErrors.push(err51);
+                              vErrors.push(err55);
                             }
                             errors++;
                           }
@@ -1057,7 +1123,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid9 = valid9 || _valid1;
                         }
                         if (!valid9) {
-                          const err52 = {
+                          const err56 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
@@ -1066,9 +1132,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err52];
+                            vErrors = [err56];
                           } else {
-                            vErrors.push(err52);
+                            vErrors.push(err56);
                           }
                           errors++;
                         } else {
@@ -1085,7 +1151,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data23.meta !== undefined) {
                         let data26 = data23.meta;
                         if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
-                          const err53 = {
+                          const err57 = {
                             instancePath: instancePath + '/data/relationships/owner/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
@@ -1094,15 +1160,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err53];
+                            vErrors = [err57];
                           } else {
-                            vErrors.push(err53);
+                            vErrors.push(err57);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err54 = {
+                      const err58 = {
                         instancePath: instancePath + '/data/relationships/owner/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
@@ -1111,9 +1177,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err54];
+                        vErrors = [err58];
                       } else {
-                        vErrors.push(err54);
+                        vErrors.push(err58);
                       }
                       errors++;
                     }
@@ -1121,7 +1187,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid7 = valid7 || _valid0;
                   }
                   if (!valid7) {
-                    const err55 = {
+                    const err59 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -1129,9 +1195,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err55];
+                      vErrors = [err59];
                     } else {
-                      vErrors.push(err55);
+                      vErrors.push(err59);
                     }
                     errors++;
                   } else {
@@ -1148,7 +1214,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data22.meta !== undefined) {
                   let data27 = data22.meta;
                   if (!(data27 && typeof data27 == 'object' && !Array.isArray(data27))) {
-                    const err56 = {
+                    const err60 = {
                       instancePath: instancePath + '/data/relationships/owner/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
                       keyword: 'type',
@@ -1156,15 +1222,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err56];
+                      vErrors = [err60];
                     } else {
-                      vErrors.push(err56);
+                      vErrors.push(err60);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err57 = {
+                const err61 = {
                   instancePath: instancePath + '/data/relationships/owner',
                   schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
                   keyword: 'type',
@@ -1172,9 +1238,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err57];
+                  vErrors = [err61];
                 } else {
-                  vErrors.push(err57);
+                  vErrors.push(err61);
                 }
                 errors++;
               }
@@ -1183,7 +1249,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data28 = data21.ruleset;
               if (data28 && typeof data28 == 'object' && !Array.isArray(data28)) {
                 if (data28.data === undefined) {
-                  const err58 = {
+                  const err62 = {
                     instancePath: instancePath + '/data/relationships/ruleset',
                     schemaPath: '#/properties/data/properties/relationships/properties/ruleset/required',
                     keyword: 'required',
@@ -1191,15 +1257,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err58];
+                    vErrors = [err62];
                   } else {
-                    vErrors.push(err58);
+                    vErrors.push(err62);
                   }
                   errors++;
                 }
                 for (const key5 in data28) {
                   if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err59 = {
+                    const err63 = {
                       instancePath: instancePath + '/data/relationships/ruleset',
                       schemaPath: '#/properties/data/properties/relationships/properties/ruleset/additionalProperties',
                       keyword: 'additionalProperties',
@@ -1207,9 +1273,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err59];
+                      vErrors = [err63];
                     } else {
-                      vErrors.push(err59);
+                      vErrors.push(err63);
                     }
                     errors++;
                   }
@@ -1220,7 +1286,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid11 = false;
                   const _errs74 = errors;
                   if (data29 !== null) {
-                    const err60 = {
+                    const err64 = {
                       instancePath: instancePath + '/data/relationships/ruleset/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/0/type',
@@ -1229,9 +1295,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err60];
+                      vErrors = [err64];
                     } else {
-                      vErrors.push(err60);
+                      vErrors.push(err64);
                     }
                     errors++;
                   }
@@ -1241,7 +1307,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs76 = errors;
                     if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
                       if (data29.type === undefined) {
-                        const err61 = {
+                        const err65 = {
                           instancePath: instancePath + '/data/relationships/ruleset/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/required',
@@ -1250,14 +1316,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err61];
+                          vErrors = [err65];
                         } else {
-                          vErrors.push(err61);
+                          vErrors.push(err65);
                         }
                         errors++;
                       }
                       if (data29.id === undefined) {
-                        const err62 = {
+                        const err66 = {
                           instancePath: instancePath + '/data/relationships/ruleset/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/required',
@@ -1266,15 +1332,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err62];
+                          vErrors = [err66];
                         } else {
-                          vErrors.push(err62);
+                          vErrors.push(err66);
                         }
                         errors++;
                       }
                       for (const key6 in data29) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err63 = {
+                          const err67 = {
                             instancePath: instancePath + '/data/relationships/ruleset/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/additionalProperties',
@@ -1283,16 +1349,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err63];
+                            vErrors = [err67];
                           } else {
-                            vErrors.push(err63);
+                            vErrors.push(err67);
                           }
                           errors++;
                         }
                       }
                       if (data29.type !== undefined) {
                         if ('ruleset' !== data29.type) {
-                          const err64 = {
+                          const err68 = {
                             instancePath: instancePath + '/data/relationships/ruleset/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/type/const',
@@ -1301,9 +1367,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err64];
+                            vErrors = [err68];
                           } else {
-                            vErrors.push(err64);
+                            vErrors.push(err68);
                           }
                           errors++;
                         }
@@ -1314,7 +1380,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid13 = false;
                         const _errs82 = errors;
                         if (!(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))) {
-                          const err65 = {
+                          const err69 = {
                             instancePath: instancePath + '/data/relationships/ruleset/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -1323,15 +1389,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err65];
+                            vErrors = [err69];
                           } else {
-                            vErrors.push(err65);
+                            vErrors.push(err69);
                           }
                           errors++;
                         }
                         if (typeof data31 == 'number' && isFinite(data31)) {
                           if (data31 > 9007199254740991 || isNaN(data31)) {
-                            const err66 = {
+                            const err70 = {
                               instancePath: instancePath + '/data/relationships/ruleset/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -1340,14 +1406,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err66];
+                              vErrors = [err70];
                             } else {
-                              vErrors.push(err66);
+                              vErrors.push(err70);
                             }
                             errors++;
                           }
                           if (data31 < 1 || isNaN(data31)) {
-                            const err67 = {
+                            const err71 = {
                               instancePath: instancePath + '/data/relationships/ruleset/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -1356,9 +1422,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err67];
+                              vErrors = [err71];
                             } else {
-                              vErrors.push(err67);
+                              vErrors.push(err71);
                             }
                             errors++;
                           }
@@ -1369,7 +1435,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs84 = errors;
                           if (typeof data31 === 'string') {
                             if (!pattern0.test(data31)) {
-                              const err68 = {
+                              const err72 = {
                                 instancePath: instancePath + '/data/relationships/ruleset/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -1378,14 +1444,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err68];
+                                vErrors = [err72];
                               } else {
-                                vErrors.push(err68);
+                                vErrors.push(err72);
                               }
                               errors++;
                             }
                           } else {
-                            const err69 = {
+                            const err73 = {
                               instancePath: instancePath + '/data/relationships/ruleset/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -1394,9 +1460,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err69];
+                              vErrors = [err73];
                             } else {
-                              vErrors.push(err69);
+                              vErrors.push(err73);
                             }
                             errors++;
                           }
@@ -1404,7 +1470,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid13 = valid13 || _valid3;
                         }
                         if (!valid13) {
-                          const err70 = {
+                          const err74 = {
                             instancePath: instancePath + '/data/relationships/ruleset/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf',
@@ -1413,9 +1479,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err70];
+                            vErrors = [err74];
                           } else {
-                            vErrors.push(err70);
+                            vErrors.push(err74);
                           }
                           errors++;
                         } else {
@@ -1432,7 +1498,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data29.meta !== undefined) {
                         let data32 = data29.meta;
                         if (!(data32 && typeof data32 == 'object' && !Array.isArray(data32))) {
-                          const err71 = {
+                          const err75 = {
                             instancePath: instancePath + '/data/relationships/ruleset/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/meta/type',
@@ -1441,15 +1507,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err71];
+                            vErrors = [err75];
                           } else {
-                            vErrors.push(err71);
+                            vErrors.push(err75);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err72 = {
+                      const err76 = {
                         instancePath: instancePath + '/data/relationships/ruleset/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/type',
@@ -1458,9 +1524,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err72];
+                        vErrors = [err76];
                       } else {
-                        vErrors.push(err72);
+                        vErrors.push(err76);
                       }
                       errors++;
                     }
@@ -1468,7 +1534,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid11 = valid11 || _valid2;
                   }
                   if (!valid11) {
-                    const err73 = {
+                    const err77 = {
                       instancePath: instancePath + '/data/relationships/ruleset/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -1476,9 +1542,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err73];
+                      vErrors = [err77];
                     } else {
-                      vErrors.push(err73);
+                      vErrors.push(err77);
                     }
                     errors++;
                   } else {
@@ -1495,7 +1561,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data28.meta !== undefined) {
                   let data33 = data28.meta;
                   if (!(data33 && typeof data33 == 'object' && !Array.isArray(data33))) {
-                    const err74 = {
+                    const err78 = {
                       instancePath: instancePath + '/data/relationships/ruleset/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/ruleset/properties/meta/type',
                       keyword: 'type',
@@ -1503,15 +1569,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err74];
+                      vErrors = [err78];
                     } else {
-                      vErrors.push(err74);
+                      vErrors.push(err78);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err75 = {
+                const err79 = {
                   instancePath: instancePath + '/data/relationships/ruleset',
                   schemaPath: '#/properties/data/properties/relationships/properties/ruleset/type',
                   keyword: 'type',
@@ -1519,15 +1585,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err75];
+                  vErrors = [err79];
                 } else {
-                  vErrors.push(err75);
+                  vErrors.push(err79);
                 }
                 errors++;
               }
             }
           } else {
-            const err76 = {
+            const err80 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -1535,9 +1601,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err76];
+              vErrors = [err80];
             } else {
-              vErrors.push(err76);
+              vErrors.push(err80);
             }
             errors++;
           }
@@ -1545,7 +1611,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (data0.meta !== undefined) {
           let data34 = data0.meta;
           if (!(data34 && typeof data34 == 'object' && !Array.isArray(data34))) {
-            const err77 = {
+            const err81 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -1553,9 +1619,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err77];
+              vErrors = [err81];
             } else {
-              vErrors.push(err77);
+              vErrors.push(err81);
             }
             errors++;
           }
@@ -1563,7 +1629,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (data0.links !== undefined) {
           let data35 = data0.links;
           if (!(data35 && typeof data35 == 'object' && !Array.isArray(data35))) {
-            const err78 = {
+            const err82 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -1571,15 +1637,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err78];
+              vErrors = [err82];
             } else {
-              vErrors.push(err78);
+              vErrors.push(err82);
             }
             errors++;
           }
         }
       } else {
-        const err79 = {
+        const err83 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -1587,15 +1653,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err79];
+          vErrors = [err83];
         } else {
-          vErrors.push(err79);
+          vErrors.push(err83);
         }
         errors++;
       }
     }
   } else {
-    const err80 = {
+    const err84 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -1603,9 +1669,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err80];
+      vErrors = [err84];
     } else {
-      vErrors.push(err80);
+      vErrors.push(err84);
     }
     errors++;
   }
@@ -1639,14 +1705,14 @@ const schema12 = {
             finishOnReply: { type: ['boolean', 'null'] },
             maxActivations: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             name: { type: ['string', 'null'], maxLength: 255 },
-            primaryReplyAction: { type: ['string', 'null'] },
+            primaryReplyAction: { type: ['string', 'null'], enum: ['finish', 'continue', 'pause', null] },
             primaryReplyPauseDuration: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             salesMotion: { type: ['string', 'null'] },
-            scheduleIntervalType: { type: ['string', 'null'] },
-            secondaryReplyAction: { type: ['string', 'null'] },
+            scheduleIntervalType: { type: ['string', 'null'], enum: ['calendar', 'schedule', null] },
+            secondaryReplyAction: { type: ['string', 'null'], enum: ['finish', 'continue', 'pause', null] },
             secondaryReplyPauseDuration: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             sequenceType: { type: ['string', 'null'], maxLength: 255, enum: ['interval', 'date', null] },
-            shareType: { type: ['string', 'null'] },
+            shareType: { type: ['string', 'null'], enum: ['private', 'read_only', 'shared', null] },
             tags: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
             throttleCapacity: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             throttleMaxAddsPerDay: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
@@ -2106,11 +2172,28 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (!(data8 === 'finish' || data8 === 'continue' || data8 === 'pause' || data8 === null)) {
+                const err21 = {
+                  instancePath: instancePath + '/data/attributes/primaryReplyAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/primaryReplyAction/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema12.properties.data.properties.attributes.properties.primaryReplyAction.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err21];
+                } else {
+                  vErrors.push(err21);
+                }
+                errors++;
+              }
             }
             if (data3.primaryReplyPauseDuration !== undefined) {
               let data9 = data3.primaryReplyPauseDuration;
               if (!(typeof data9 == 'number' && !(data9 % 1) && !isNaN(data9) && isFinite(data9)) && data9 !== null) {
-                const err21 = {
+                const err22 = {
                   instancePath: instancePath + '/data/attributes/primaryReplyPauseDuration',
                   schemaPath: '#/properties/data/properties/attributes/properties/primaryReplyPauseDuration/type',
                   keyword: 'type',
@@ -2120,35 +2203,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err21];
+                  vErrors = [err22];
                 } else {
-                  vErrors.push(err21);
+                  vErrors.push(err22);
                 }
                 errors++;
               }
               if (typeof data9 == 'number' && isFinite(data9)) {
                 if (data9 > 2147483647 || isNaN(data9)) {
-                  const err22 = {
+                  const err23 = {
                     instancePath: instancePath + '/data/attributes/primaryReplyPauseDuration',
                     schemaPath: '#/properties/data/properties/attributes/properties/primaryReplyPauseDuration/maximum',
                     keyword: 'maximum',
                     params: { comparison: '<=', limit: 2147483647 },
                     message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err22];
-                  } else {
-                    vErrors.push(err22);
-                  }
-                  errors++;
-                }
-                if (data9 < -2147483648 || isNaN(data9)) {
-                  const err23 = {
-                    instancePath: instancePath + '/data/attributes/primaryReplyPauseDuration',
-                    schemaPath: '#/properties/data/properties/attributes/properties/primaryReplyPauseDuration/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
                     vErrors = [err23];
@@ -2157,34 +2225,31 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+                if (data9 < -2147483648 || isNaN(data9)) {
+                  const err24 = {
+                    instancePath: instancePath + '/data/attributes/primaryReplyPauseDuration',
+                    schemaPath: '#/properties/data/properties/attributes/properties/primaryReplyPauseDuration/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err24];
+                  } else {
+                    vErrors.push(err24);
+                  }
+                  errors++;
+                }
               }
             }
             if (data3.salesMotion !== undefined) {
               let data10 = data3.salesMotion;
               if (typeof data10 !== 'string' && data10 !== null) {
-                const err24 = {
+                const err25 = {
                   instancePath: instancePath + '/data/attributes/salesMotion',
                   schemaPath: '#/properties/data/properties/attributes/properties/salesMotion/type',
                   keyword: 'type',
                   params: { type: schema12.properties.data.properties.attributes.properties.salesMotion.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err24];
-                } else {
-                  vErrors.push(err24);
-                }
-                errors++;
-              }
-            }
-            if (data3.scheduleIntervalType !== undefined) {
-              let data11 = data3.scheduleIntervalType;
-              if (typeof data11 !== 'string' && data11 !== null) {
-                const err25 = {
-                  instancePath: instancePath + '/data/attributes/scheduleIntervalType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/scheduleIntervalType/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.scheduleIntervalType.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2195,10 +2260,45 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data3.scheduleIntervalType !== undefined) {
+              let data11 = data3.scheduleIntervalType;
+              if (typeof data11 !== 'string' && data11 !== null) {
+                const err26 = {
+                  instancePath: instancePath + '/data/attributes/scheduleIntervalType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/scheduleIntervalType/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.scheduleIntervalType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
+              if (!(data11 === 'calendar' || data11 === 'schedule' || data11 === null)) {
+                const err27 = {
+                  instancePath: instancePath + '/data/attributes/scheduleIntervalType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/scheduleIntervalType/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema12.properties.data.properties.attributes.properties.scheduleIntervalType.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            }
             if (data3.secondaryReplyAction !== undefined) {
               let data12 = data3.secondaryReplyAction;
               if (typeof data12 !== 'string' && data12 !== null) {
-                const err26 = {
+                const err28 = {
                   instancePath: instancePath + '/data/attributes/secondaryReplyAction',
                   schemaPath: '#/properties/data/properties/attributes/properties/secondaryReplyAction/type',
                   keyword: 'type',
@@ -2206,9 +2306,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err26];
+                  vErrors = [err28];
                 } else {
-                  vErrors.push(err26);
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+              if (!(data12 === 'finish' || data12 === 'continue' || data12 === 'pause' || data12 === null)) {
+                const err29 = {
+                  instancePath: instancePath + '/data/attributes/secondaryReplyAction',
+                  schemaPath: '#/properties/data/properties/attributes/properties/secondaryReplyAction/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema12.properties.data.properties.attributes.properties.secondaryReplyAction.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err29];
+                } else {
+                  vErrors.push(err29);
                 }
                 errors++;
               }
@@ -2219,7 +2336,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13) && isFinite(data13)) &&
                 data13 !== null
               ) {
-                const err27 = {
+                const err30 = {
                   instancePath: instancePath + '/data/attributes/secondaryReplyPauseDuration',
                   schemaPath: '#/properties/data/properties/attributes/properties/secondaryReplyPauseDuration/type',
                   keyword: 'type',
@@ -2229,15 +2346,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err27];
+                  vErrors = [err30];
                 } else {
-                  vErrors.push(err27);
+                  vErrors.push(err30);
                 }
                 errors++;
               }
               if (typeof data13 == 'number' && isFinite(data13)) {
                 if (data13 > 2147483647 || isNaN(data13)) {
-                  const err28 = {
+                  const err31 = {
                     instancePath: instancePath + '/data/attributes/secondaryReplyPauseDuration',
                     schemaPath:
                       '#/properties/data/properties/attributes/properties/secondaryReplyPauseDuration/maximum',
@@ -2246,72 +2363,20 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err28];
+                    vErrors = [err31];
                   } else {
-                    vErrors.push(err28);
+                    vErrors.push(err31);
                   }
                   errors++;
                 }
                 if (data13 < -2147483648 || isNaN(data13)) {
-                  const err29 = {
+                  const err32 = {
                     instancePath: instancePath + '/data/attributes/secondaryReplyPauseDuration',
                     schemaPath:
                       '#/properties/data/properties/attributes/properties/secondaryReplyPauseDuration/minimum',
                     keyword: 'minimum',
                     params: { comparison: '>=', limit: -2147483648 },
                     message: 'must be >= -2147483648',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err29];
-                  } else {
-                    vErrors.push(err29);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data3.sequenceType !== undefined) {
-              let data14 = data3.sequenceType;
-              if (typeof data14 !== 'string' && data14 !== null) {
-                const err30 = {
-                  instancePath: instancePath + '/data/attributes/sequenceType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.sequenceType.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err30];
-                } else {
-                  vErrors.push(err30);
-                }
-                errors++;
-              }
-              if (!(data14 === 'interval' || data14 === 'date' || data14 === null)) {
-                const err31 = {
-                  instancePath: instancePath + '/data/attributes/sequenceType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/enum',
-                  keyword: 'enum',
-                  params: {
-                    allowedValues: schema12.properties.data.properties.attributes.properties.sequenceType.enum,
-                  },
-                  message: 'must be equal to one of the allowed values',
-                };
-                if (vErrors === null) {
-                  vErrors = [err31];
-                } else {
-                  vErrors.push(err31);
-                }
-                errors++;
-              }
-              if (typeof data14 === 'string') {
-                if (func3(data14) > 255) {
-                  const err32 = {
-                    instancePath: instancePath + '/data/attributes/sequenceType',
-                    schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
                     vErrors = [err32];
@@ -2322,14 +2387,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               }
             }
-            if (data3.shareType !== undefined) {
-              let data15 = data3.shareType;
-              if (typeof data15 !== 'string' && data15 !== null) {
+            if (data3.sequenceType !== undefined) {
+              let data14 = data3.sequenceType;
+              if (typeof data14 !== 'string' && data14 !== null) {
                 const err33 = {
-                  instancePath: instancePath + '/data/attributes/shareType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/shareType/type',
+                  instancePath: instancePath + '/data/attributes/sequenceType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.shareType.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.sequenceType.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -2339,16 +2404,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.tags !== undefined) {
-              let data16 = data3.tags;
-              if (!Array.isArray(data16) && data16 !== null) {
+              if (!(data14 === 'interval' || data14 === 'date' || data14 === null)) {
                 const err34 = {
-                  instancePath: instancePath + '/data/attributes/tags',
-                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.tags.type },
-                  message: 'must be array,null',
+                  instancePath: instancePath + '/data/attributes/sequenceType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema12.properties.data.properties.attributes.properties.sequenceType.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err34];
@@ -2357,14 +2421,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (Array.isArray(data16)) {
-                if (data16.length > 1000) {
+              if (typeof data14 === 'string') {
+                if (func3(data14) > 255) {
                   const err35 = {
-                    instancePath: instancePath + '/data/attributes/tags',
-                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
-                    keyword: 'maxItems',
-                    params: { limit: 1000 },
-                    message: 'must NOT have more than 1000 items',
+                    instancePath: instancePath + '/data/attributes/sequenceType',
+                    schemaPath: '#/properties/data/properties/attributes/properties/sequenceType/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
                     vErrors = [err35];
@@ -2373,10 +2437,78 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
+              }
+            }
+            if (data3.shareType !== undefined) {
+              let data15 = data3.shareType;
+              if (typeof data15 !== 'string' && data15 !== null) {
+                const err36 = {
+                  instancePath: instancePath + '/data/attributes/shareType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/shareType/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.shareType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+              if (!(data15 === 'private' || data15 === 'read_only' || data15 === 'shared' || data15 === null)) {
+                const err37 = {
+                  instancePath: instancePath + '/data/attributes/shareType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/shareType/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema12.properties.data.properties.attributes.properties.shareType.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err37];
+                } else {
+                  vErrors.push(err37);
+                }
+                errors++;
+              }
+            }
+            if (data3.tags !== undefined) {
+              let data16 = data3.tags;
+              if (!Array.isArray(data16) && data16 !== null) {
+                const err38 = {
+                  instancePath: instancePath + '/data/attributes/tags',
+                  schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.tags.type },
+                  message: 'must be array,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err38];
+                } else {
+                  vErrors.push(err38);
+                }
+                errors++;
+              }
+              if (Array.isArray(data16)) {
+                if (data16.length > 1000) {
+                  const err39 = {
+                    instancePath: instancePath + '/data/attributes/tags',
+                    schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
+                    keyword: 'maxItems',
+                    params: { limit: 1000 },
+                    message: 'must NOT have more than 1000 items',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err39];
+                  } else {
+                    vErrors.push(err39);
+                  }
+                  errors++;
+                }
                 const len0 = data16.length;
                 for (let i0 = 0; i0 < len0; i0++) {
                   if (typeof data16[i0] !== 'string') {
-                    const err36 = {
+                    const err40 = {
                       instancePath: instancePath + '/data/attributes/tags/' + i0,
                       schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
                       keyword: 'type',
@@ -2384,9 +2516,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err36];
+                      vErrors = [err40];
                     } else {
-                      vErrors.push(err36);
+                      vErrors.push(err40);
                     }
                     errors++;
                   }
@@ -2399,7 +2531,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data18 == 'number' && !(data18 % 1) && !isNaN(data18) && isFinite(data18)) &&
                 data18 !== null
               ) {
-                const err37 = {
+                const err41 = {
                   instancePath: instancePath + '/data/attributes/throttleCapacity',
                   schemaPath: '#/properties/data/properties/attributes/properties/throttleCapacity/type',
                   keyword: 'type',
@@ -2407,15 +2539,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err37];
+                  vErrors = [err41];
                 } else {
-                  vErrors.push(err37);
+                  vErrors.push(err41);
                 }
                 errors++;
               }
               if (typeof data18 == 'number' && isFinite(data18)) {
                 if (data18 > 2147483647 || isNaN(data18)) {
-                  const err38 = {
+                  const err42 = {
                     instancePath: instancePath + '/data/attributes/throttleCapacity',
                     schemaPath: '#/properties/data/properties/attributes/properties/throttleCapacity/maximum',
                     keyword: 'maximum',
@@ -2423,14 +2555,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err38];
+                    vErrors = [err42];
                   } else {
-                    vErrors.push(err38);
+                    vErrors.push(err42);
                   }
                   errors++;
                 }
                 if (data18 < -2147483648 || isNaN(data18)) {
-                  const err39 = {
+                  const err43 = {
                     instancePath: instancePath + '/data/attributes/throttleCapacity',
                     schemaPath: '#/properties/data/properties/attributes/properties/throttleCapacity/minimum',
                     keyword: 'minimum',
@@ -2438,9 +2570,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err39];
+                    vErrors = [err43];
                   } else {
-                    vErrors.push(err39);
+                    vErrors.push(err43);
                   }
                   errors++;
                 }
@@ -2452,7 +2584,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data19 == 'number' && !(data19 % 1) && !isNaN(data19) && isFinite(data19)) &&
                 data19 !== null
               ) {
-                const err40 = {
+                const err44 = {
                   instancePath: instancePath + '/data/attributes/throttleMaxAddsPerDay',
                   schemaPath: '#/properties/data/properties/attributes/properties/throttleMaxAddsPerDay/type',
                   keyword: 'type',
@@ -2462,15 +2594,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err40];
+                  vErrors = [err44];
                 } else {
-                  vErrors.push(err40);
+                  vErrors.push(err44);
                 }
                 errors++;
               }
               if (typeof data19 == 'number' && isFinite(data19)) {
                 if (data19 > 2147483647 || isNaN(data19)) {
-                  const err41 = {
+                  const err45 = {
                     instancePath: instancePath + '/data/attributes/throttleMaxAddsPerDay',
                     schemaPath: '#/properties/data/properties/attributes/properties/throttleMaxAddsPerDay/maximum',
                     keyword: 'maximum',
@@ -2478,14 +2610,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err41];
+                    vErrors = [err45];
                   } else {
-                    vErrors.push(err41);
+                    vErrors.push(err45);
                   }
                   errors++;
                 }
                 if (data19 < -2147483648 || isNaN(data19)) {
-                  const err42 = {
+                  const err46 = {
                     instancePath: instancePath + '/data/attributes/throttleMaxAddsPerDay',
                     schemaPath: '#/properties/data/properties/attributes/properties/throttleMaxAddsPerDay/minimum',
                     keyword: 'minimum',
@@ -2493,9 +2625,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err42];
+                    vErrors = [err46];
                   } else {
-                    vErrors.push(err42);
+                    vErrors.push(err46);
                   }
                   errors++;
                 }
@@ -2504,7 +2636,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.throttlePaused !== undefined) {
               let data20 = data3.throttlePaused;
               if (typeof data20 !== 'boolean' && data20 !== null) {
-                const err43 = {
+                const err47 = {
                   instancePath: instancePath + '/data/attributes/throttlePaused',
                   schemaPath: '#/properties/data/properties/attributes/properties/throttlePaused/type',
                   keyword: 'type',
@@ -2512,9 +2644,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err43];
+                  vErrors = [err47];
                 } else {
-                  vErrors.push(err43);
+                  vErrors.push(err47);
                 }
                 errors++;
               }
@@ -2522,7 +2654,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.transactional !== undefined) {
               let data21 = data3.transactional;
               if (typeof data21 !== 'boolean' && data21 !== null) {
-                const err44 = {
+                const err48 = {
                   instancePath: instancePath + '/data/attributes/transactional',
                   schemaPath: '#/properties/data/properties/attributes/properties/transactional/type',
                   keyword: 'type',
@@ -2530,15 +2662,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err44];
+                  vErrors = [err48];
                 } else {
-                  vErrors.push(err44);
+                  vErrors.push(err48);
                 }
                 errors++;
               }
             }
           } else {
-            const err45 = {
+            const err49 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -2546,9 +2678,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err45];
+              vErrors = [err49];
             } else {
-              vErrors.push(err45);
+              vErrors.push(err49);
             }
             errors++;
           }
@@ -2558,7 +2690,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
             for (const key2 in data22) {
               if (!(key2 === 'owner' || key2 === 'ruleset')) {
-                const err46 = {
+                const err50 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -2566,9 +2698,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err46];
+                  vErrors = [err50];
                 } else {
-                  vErrors.push(err46);
+                  vErrors.push(err50);
                 }
                 errors++;
               }
@@ -2577,7 +2709,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data23 = data22.owner;
               if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
                 if (data23.data === undefined) {
-                  const err47 = {
+                  const err51 = {
                     instancePath: instancePath + '/data/relationships/owner',
                     schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
                     keyword: 'required',
@@ -2585,15 +2717,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err47];
+                    vErrors = [err51];
                   } else {
-                    vErrors.push(err47);
+                    vErrors.push(err51);
                   }
                   errors++;
                 }
                 for (const key3 in data23) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err48 = {
+                    const err52 = {
                       instancePath: instancePath + '/data/relationships/owner',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
                       keyword: 'additionalProperties',
@@ -2601,9 +2733,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err48];
+                      vErrors = [err52];
                     } else {
-                      vErrors.push(err48);
+                      vErrors.push(err52);
                     }
                     errors++;
                   }
@@ -2614,7 +2746,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid8 = false;
                   const _errs59 = errors;
                   if (data24 !== null) {
-                    const err49 = {
+                    const err53 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
@@ -2623,9 +2755,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err49];
+                      vErrors = [err53];
                     } else {
-                      vErrors.push(err49);
+                      vErrors.push(err53);
                     }
                     errors++;
                   }
@@ -2635,7 +2767,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs61 = errors;
                     if (data24 && typeof data24 == 'object' && !Array.isArray(data24)) {
                       if (data24.type === undefined) {
-                        const err50 = {
+                        const err54 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -2644,14 +2776,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err50];
+                          vErrors = [err54];
                         } else {
-                          vErrors.push(err50);
+                          vErrors.push(err54);
                         }
                         errors++;
                       }
                       if (data24.id === undefined) {
-                        const err51 = {
+                        const err55 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -2660,15 +2792,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err51];
+                          vErrors = [err55];
                         } else {
-                          vErrors.push(err51);
+                          vErrors.push(err55);
                         }
                         errors++;
                       }
                       for (const key4 in data24) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err52 = {
+                          const err56 = {
                             instancePath: instancePath + '/data/relationships/owner/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
@@ -2677,16 +2809,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err52];
+                            vErrors = [err56];
                           } else {
-                            vErrors.push(err52);
+                            vErrors.push(err56);
                           }
                           errors++;
                         }
                       }
                       if (data24.type !== undefined) {
                         if ('user' !== data24.type) {
-                          const err53 = {
+                          const err57 = {
                             instancePath: instancePath + '/data/relationships/owner/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
@@ -2695,9 +2827,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err53];
+                            vErrors = [err57];
                           } else {
-                            vErrors.push(err53);
+                            vErrors.push(err57);
                           }
                           errors++;
                         }
@@ -2708,7 +2840,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid10 = false;
                         const _errs67 = errors;
                         if (!(typeof data26 == 'number' && !(data26 % 1) && !isNaN(data26) && isFinite(data26))) {
-                          const err54 = {
+                          const err58 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -2717,15 +2849,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err54];
+                            vErrors = [err58];
                           } else {
-                            vErrors.push(err54);
+                            vErrors.push(err58);
                           }
                           errors++;
                         }
                         if (typeof data26 == 'number' && isFinite(data26)) {
                           if (data26 > 9007199254740991 || isNaN(data26)) {
-                            const err55 = {
+                            const err59 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -2734,14 +2866,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err55];
+                              vErrors = [err59];
                             } else {
-                              vErrors.push(err55);
+                              vErrors.push(err59);
                             }
                             errors++;
                           }
                           if (data26 < 1 || isNaN(data26)) {
-                            const err56 = {
+                            const err60 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -2750,9 +2882,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err56];
+                              vErrors = [err60];
                             } else {
-                              vErrors.push(err56);
+                              vErrors.push(err60);
                             }
                             errors++;
                           }
@@ -2763,7 +2895,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs69 = errors;
                           if (typeof data26 === 'string') {
                             if (!pattern0.test(data26)) {
-                              const err57 = {
+                              const err61 = {
                                 instancePath: instancePath + '/data/relationships/owner/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -2772,14 +2904,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err57];
+                                vErrors = [err61];
                               } else {
-                                vErrors.push(err57);
+                                vErrors.push(err61);
                               }
                               errors++;
                             }
                           } else {
-                            const err58 = {
+                            const err62 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -2788,9 +2920,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err58];
+                              vErrors = [err62];
                             } else {
-                              vErrors.push(err58);
+                              vErrors.push(err62);
                             }
                             errors++;
                           }
@@ -2798,7 +2930,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid10 = valid10 || _valid2;
                         }
                         if (!valid10) {
-                          const err59 = {
+                          const err63 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
@@ -2807,9 +2939,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err59];
+                            vErrors = [err63];
                           } else {
-                            vErrors.push(err59);
+                            vErrors.push(err63);
                           }
                           errors++;
                         } else {
@@ -2826,7 +2958,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data24.meta !== undefined) {
                         let data27 = data24.meta;
                         if (!(data27 && typeof data27 == 'object' && !Array.isArray(data27))) {
-                          const err60 = {
+                          const err64 = {
                             instancePath: instancePath + '/data/relationships/owner/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
@@ -2835,15 +2967,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err60];
+                            vErrors = [err64];
                           } else {
-                            vErrors.push(err60);
+                            vErrors.push(err64);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err61 = {
+                      const err65 = {
                         instancePath: instancePath + '/data/relationships/owner/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
@@ -2852,9 +2984,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err61];
+                        vErrors = [err65];
                       } else {
-                        vErrors.push(err61);
+                        vErrors.push(err65);
                       }
                       errors++;
                     }
@@ -2862,7 +2994,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid8 = valid8 || _valid1;
                   }
                   if (!valid8) {
-                    const err62 = {
+                    const err66 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -2870,9 +3002,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err62];
+                      vErrors = [err66];
                     } else {
-                      vErrors.push(err62);
+                      vErrors.push(err66);
                     }
                     errors++;
                   } else {
@@ -2889,7 +3021,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data23.meta !== undefined) {
                   let data28 = data23.meta;
                   if (!(data28 && typeof data28 == 'object' && !Array.isArray(data28))) {
-                    const err63 = {
+                    const err67 = {
                       instancePath: instancePath + '/data/relationships/owner/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
                       keyword: 'type',
@@ -2897,15 +3029,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err63];
+                      vErrors = [err67];
                     } else {
-                      vErrors.push(err63);
+                      vErrors.push(err67);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err64 = {
+                const err68 = {
                   instancePath: instancePath + '/data/relationships/owner',
                   schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
                   keyword: 'type',
@@ -2913,9 +3045,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err64];
+                  vErrors = [err68];
                 } else {
-                  vErrors.push(err64);
+                  vErrors.push(err68);
                 }
                 errors++;
               }
@@ -2924,7 +3056,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data29 = data22.ruleset;
               if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
                 if (data29.data === undefined) {
-                  const err65 = {
+                  const err69 = {
                     instancePath: instancePath + '/data/relationships/ruleset',
                     schemaPath: '#/properties/data/properties/relationships/properties/ruleset/required',
                     keyword: 'required',
@@ -2932,15 +3064,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err65];
+                    vErrors = [err69];
                   } else {
-                    vErrors.push(err65);
+                    vErrors.push(err69);
                   }
                   errors++;
                 }
                 for (const key5 in data29) {
                   if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err66 = {
+                    const err70 = {
                       instancePath: instancePath + '/data/relationships/ruleset',
                       schemaPath: '#/properties/data/properties/relationships/properties/ruleset/additionalProperties',
                       keyword: 'additionalProperties',
@@ -2948,9 +3080,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err66];
+                      vErrors = [err70];
                     } else {
-                      vErrors.push(err66);
+                      vErrors.push(err70);
                     }
                     errors++;
                   }
@@ -2961,7 +3093,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid12 = false;
                   const _errs80 = errors;
                   if (data30 !== null) {
-                    const err67 = {
+                    const err71 = {
                       instancePath: instancePath + '/data/relationships/ruleset/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/0/type',
@@ -2970,9 +3102,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err67];
+                      vErrors = [err71];
                     } else {
-                      vErrors.push(err67);
+                      vErrors.push(err71);
                     }
                     errors++;
                   }
@@ -2982,7 +3114,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs82 = errors;
                     if (data30 && typeof data30 == 'object' && !Array.isArray(data30)) {
                       if (data30.type === undefined) {
-                        const err68 = {
+                        const err72 = {
                           instancePath: instancePath + '/data/relationships/ruleset/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/required',
@@ -2991,14 +3123,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err68];
+                          vErrors = [err72];
                         } else {
-                          vErrors.push(err68);
+                          vErrors.push(err72);
                         }
                         errors++;
                       }
                       if (data30.id === undefined) {
-                        const err69 = {
+                        const err73 = {
                           instancePath: instancePath + '/data/relationships/ruleset/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/required',
@@ -3007,15 +3139,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err69];
+                          vErrors = [err73];
                         } else {
-                          vErrors.push(err69);
+                          vErrors.push(err73);
                         }
                         errors++;
                       }
                       for (const key6 in data30) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err70 = {
+                          const err74 = {
                             instancePath: instancePath + '/data/relationships/ruleset/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/additionalProperties',
@@ -3024,16 +3156,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err70];
+                            vErrors = [err74];
                           } else {
-                            vErrors.push(err70);
+                            vErrors.push(err74);
                           }
                           errors++;
                         }
                       }
                       if (data30.type !== undefined) {
                         if ('ruleset' !== data30.type) {
-                          const err71 = {
+                          const err75 = {
                             instancePath: instancePath + '/data/relationships/ruleset/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/type/const',
@@ -3042,9 +3174,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err71];
+                            vErrors = [err75];
                           } else {
-                            vErrors.push(err71);
+                            vErrors.push(err75);
                           }
                           errors++;
                         }
@@ -3055,7 +3187,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid14 = false;
                         const _errs88 = errors;
                         if (!(typeof data32 == 'number' && !(data32 % 1) && !isNaN(data32) && isFinite(data32))) {
-                          const err72 = {
+                          const err76 = {
                             instancePath: instancePath + '/data/relationships/ruleset/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -3064,15 +3196,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err72];
+                            vErrors = [err76];
                           } else {
-                            vErrors.push(err72);
+                            vErrors.push(err76);
                           }
                           errors++;
                         }
                         if (typeof data32 == 'number' && isFinite(data32)) {
                           if (data32 > 9007199254740991 || isNaN(data32)) {
-                            const err73 = {
+                            const err77 = {
                               instancePath: instancePath + '/data/relationships/ruleset/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -3081,14 +3213,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err73];
+                              vErrors = [err77];
                             } else {
-                              vErrors.push(err73);
+                              vErrors.push(err77);
                             }
                             errors++;
                           }
                           if (data32 < 1 || isNaN(data32)) {
-                            const err74 = {
+                            const err78 = {
                               instancePath: instancePath + '/data/relationships/ruleset/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -3097,9 +3229,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err74];
+                              vErrors = [err78];
                             } else {
-                              vErrors.push(err74);
+                              vErrors.push(err78);
                             }
                             errors++;
                           }
@@ -3110,7 +3242,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs90 = errors;
                           if (typeof data32 === 'string') {
                             if (!pattern0.test(data32)) {
-                              const err75 = {
+                              const err79 = {
                                 instancePath: instancePath + '/data/relationships/ruleset/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -3119,14 +3251,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err75];
+                                vErrors = [err79];
                               } else {
-                                vErrors.push(err75);
+                                vErrors.push(err79);
                               }
                               errors++;
                             }
                           } else {
-                            const err76 = {
+                            const err80 = {
                               instancePath: instancePath + '/data/relationships/ruleset/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -3135,9 +3267,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err76];
+                              vErrors = [err80];
                             } else {
-                              vErrors.push(err76);
+                              vErrors.push(err80);
                             }
                             errors++;
                           }
@@ -3145,7 +3277,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid14 = valid14 || _valid4;
                         }
                         if (!valid14) {
-                          const err77 = {
+                          const err81 = {
                             instancePath: instancePath + '/data/relationships/ruleset/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/id/anyOf',
@@ -3154,9 +3286,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err77];
+                            vErrors = [err81];
                           } else {
-                            vErrors.push(err77);
+                            vErrors.push(err81);
                           }
                           errors++;
                         } else {
@@ -3173,7 +3305,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data30.meta !== undefined) {
                         let data33 = data30.meta;
                         if (!(data33 && typeof data33 == 'object' && !Array.isArray(data33))) {
-                          const err78 = {
+                          const err82 = {
                             instancePath: instancePath + '/data/relationships/ruleset/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/properties/meta/type',
@@ -3182,15 +3314,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err78];
+                            vErrors = [err82];
                           } else {
-                            vErrors.push(err78);
+                            vErrors.push(err82);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err79 = {
+                      const err83 = {
                         instancePath: instancePath + '/data/relationships/ruleset/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf/1/type',
@@ -3199,9 +3331,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err79];
+                        vErrors = [err83];
                       } else {
-                        vErrors.push(err79);
+                        vErrors.push(err83);
                       }
                       errors++;
                     }
@@ -3209,7 +3341,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid12 = valid12 || _valid3;
                   }
                   if (!valid12) {
-                    const err80 = {
+                    const err84 = {
                       instancePath: instancePath + '/data/relationships/ruleset/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/ruleset/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -3217,9 +3349,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err80];
+                      vErrors = [err84];
                     } else {
-                      vErrors.push(err80);
+                      vErrors.push(err84);
                     }
                     errors++;
                   } else {
@@ -3236,7 +3368,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data29.meta !== undefined) {
                   let data34 = data29.meta;
                   if (!(data34 && typeof data34 == 'object' && !Array.isArray(data34))) {
-                    const err81 = {
+                    const err85 = {
                       instancePath: instancePath + '/data/relationships/ruleset/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/ruleset/properties/meta/type',
                       keyword: 'type',
@@ -3244,15 +3376,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err81];
+                      vErrors = [err85];
                     } else {
-                      vErrors.push(err81);
+                      vErrors.push(err85);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err82 = {
+                const err86 = {
                   instancePath: instancePath + '/data/relationships/ruleset',
                   schemaPath: '#/properties/data/properties/relationships/properties/ruleset/type',
                   keyword: 'type',
@@ -3260,15 +3392,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err82];
+                  vErrors = [err86];
                 } else {
-                  vErrors.push(err82);
+                  vErrors.push(err86);
                 }
                 errors++;
               }
             }
           } else {
-            const err83 = {
+            const err87 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -3276,9 +3408,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err83];
+              vErrors = [err87];
             } else {
-              vErrors.push(err83);
+              vErrors.push(err87);
             }
             errors++;
           }
@@ -3286,7 +3418,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         if (data0.meta !== undefined) {
           let data35 = data0.meta;
           if (!(data35 && typeof data35 == 'object' && !Array.isArray(data35))) {
-            const err84 = {
+            const err88 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -3294,9 +3426,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err84];
+              vErrors = [err88];
             } else {
-              vErrors.push(err84);
+              vErrors.push(err88);
             }
             errors++;
           }
@@ -3304,7 +3436,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         if (data0.links !== undefined) {
           let data36 = data0.links;
           if (!(data36 && typeof data36 == 'object' && !Array.isArray(data36))) {
-            const err85 = {
+            const err89 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -3312,15 +3444,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err85];
+              vErrors = [err89];
             } else {
-              vErrors.push(err85);
+              vErrors.push(err89);
             }
             errors++;
           }
         }
       } else {
-        const err86 = {
+        const err90 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -3328,15 +3460,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err86];
+          vErrors = [err90];
         } else {
-          vErrors.push(err86);
+          vErrors.push(err90);
         }
         errors++;
       }
     }
   } else {
-    const err87 = {
+    const err91 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -3344,9 +3476,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err87];
+      vErrors = [err91];
     } else {
-      vErrors.push(err87);
+      vErrors.push(err91);
     }
     errors++;
   }

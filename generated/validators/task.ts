@@ -29,7 +29,10 @@ const schema11 = {
             autoskipAt: { type: ['string', 'null'], format: 'date-time' },
             dueAt: { type: ['string', 'null'], format: 'date-time' },
             note: { type: ['string', 'null'], maxLength: 32000 },
-            opportunityAssociation: { type: ['string', 'null'] },
+            opportunityAssociation: {
+              type: ['string', 'null'],
+              enum: ['recent_created', 'recent_updated', 'noop', null],
+            },
           },
         },
         relationships: {
@@ -500,9 +503,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (!(data7 === 'recent_created' || data7 === 'recent_updated' || data7 === 'noop' || data7 === null)) {
+                const err15 = {
+                  instancePath: instancePath + '/data/attributes/opportunityAssociation',
+                  schemaPath: '#/properties/data/properties/attributes/properties/opportunityAssociation/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema11.properties.data.properties.attributes.properties.opportunityAssociation.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err15];
+                } else {
+                  vErrors.push(err15);
+                }
+                errors++;
+              }
             }
           } else {
-            const err15 = {
+            const err16 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -510,9 +531,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err15];
+              vErrors = [err16];
             } else {
-              vErrors.push(err15);
+              vErrors.push(err16);
             }
             errors++;
           }
@@ -529,7 +550,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 key2 === 'taskPurpose' ||
                 key2 === 'template'
               )) {
-                const err16 = {
+                const err17 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -537,9 +558,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err16];
+                  vErrors = [err17];
                 } else {
-                  vErrors.push(err16);
+                  vErrors.push(err17);
                 }
                 errors++;
               }
@@ -548,7 +569,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data9 = data8.owner;
               if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
                 if (data9.data === undefined) {
-                  const err17 = {
+                  const err18 = {
                     instancePath: instancePath + '/data/relationships/owner',
                     schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
                     keyword: 'required',
@@ -556,15 +577,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err17];
+                    vErrors = [err18];
                   } else {
-                    vErrors.push(err17);
+                    vErrors.push(err18);
                   }
                   errors++;
                 }
                 for (const key3 in data9) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err18 = {
+                    const err19 = {
                       instancePath: instancePath + '/data/relationships/owner',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
                       keyword: 'additionalProperties',
@@ -572,9 +593,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err18];
+                      vErrors = [err19];
                     } else {
-                      vErrors.push(err18);
+                      vErrors.push(err19);
                     }
                     errors++;
                   }
@@ -585,7 +606,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid5 = false;
                   const _errs27 = errors;
                   if (data10 !== null) {
-                    const err19 = {
+                    const err20 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
@@ -594,9 +615,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err19];
+                      vErrors = [err20];
                     } else {
-                      vErrors.push(err19);
+                      vErrors.push(err20);
                     }
                     errors++;
                   }
@@ -606,7 +627,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs29 = errors;
                     if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
                       if (data10.type === undefined) {
-                        const err20 = {
+                        const err21 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -615,14 +636,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err20];
+                          vErrors = [err21];
                         } else {
-                          vErrors.push(err20);
+                          vErrors.push(err21);
                         }
                         errors++;
                       }
                       if (data10.id === undefined) {
-                        const err21 = {
+                        const err22 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -631,15 +652,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err21];
+                          vErrors = [err22];
                         } else {
-                          vErrors.push(err21);
+                          vErrors.push(err22);
                         }
                         errors++;
                       }
                       for (const key4 in data10) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err22 = {
+                          const err23 = {
                             instancePath: instancePath + '/data/relationships/owner/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
@@ -648,16 +669,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err22];
+                            vErrors = [err23];
                           } else {
-                            vErrors.push(err22);
+                            vErrors.push(err23);
                           }
                           errors++;
                         }
                       }
                       if (data10.type !== undefined) {
                         if ('user' !== data10.type) {
-                          const err23 = {
+                          const err24 = {
                             instancePath: instancePath + '/data/relationships/owner/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
@@ -666,9 +687,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err23];
+                            vErrors = [err24];
                           } else {
-                            vErrors.push(err23);
+                            vErrors.push(err24);
                           }
                           errors++;
                         }
@@ -679,7 +700,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid7 = false;
                         const _errs35 = errors;
                         if (!(typeof data12 == 'number' && !(data12 % 1) && !isNaN(data12) && isFinite(data12))) {
-                          const err24 = {
+                          const err25 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -688,15 +709,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err24];
+                            vErrors = [err25];
                           } else {
-                            vErrors.push(err24);
+                            vErrors.push(err25);
                           }
                           errors++;
                         }
                         if (typeof data12 == 'number' && isFinite(data12)) {
                           if (data12 > 9007199254740991 || isNaN(data12)) {
-                            const err25 = {
+                            const err26 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -705,14 +726,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err25];
+                              vErrors = [err26];
                             } else {
-                              vErrors.push(err25);
+                              vErrors.push(err26);
                             }
                             errors++;
                           }
                           if (data12 < 1 || isNaN(data12)) {
-                            const err26 = {
+                            const err27 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -721,9 +742,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err26];
+                              vErrors = [err27];
                             } else {
-                              vErrors.push(err26);
+                              vErrors.push(err27);
                             }
                             errors++;
                           }
@@ -734,7 +755,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs37 = errors;
                           if (typeof data12 === 'string') {
                             if (!pattern0.test(data12)) {
-                              const err27 = {
+                              const err28 = {
                                 instancePath: instancePath + '/data/relationships/owner/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -743,14 +764,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err27];
+                                vErrors = [err28];
                               } else {
-                                vErrors.push(err27);
+                                vErrors.push(err28);
                               }
                               errors++;
                             }
                           } else {
-                            const err28 = {
+                            const err29 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -759,9 +780,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err28];
+                              vErrors = [err29];
                             } else {
-                              vErrors.push(err28);
+                              vErrors.push(err29);
                             }
                             errors++;
                           }
@@ -769,7 +790,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid7 = valid7 || _valid1;
                         }
                         if (!valid7) {
-                          const err29 = {
+                          const err30 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
@@ -778,9 +799,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err29];
+                            vErrors = [err30];
                           } else {
-                            vErrors.push(err29);
+                            vErrors.push(err30);
                           }
                           errors++;
                         } else {
@@ -797,7 +818,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data10.meta !== undefined) {
                         let data13 = data10.meta;
                         if (!(data13 && typeof data13 == 'object' && !Array.isArray(data13))) {
-                          const err30 = {
+                          const err31 = {
                             instancePath: instancePath + '/data/relationships/owner/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
@@ -806,15 +827,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err30];
+                            vErrors = [err31];
                           } else {
-                            vErrors.push(err30);
+                            vErrors.push(err31);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err31 = {
+                      const err32 = {
                         instancePath: instancePath + '/data/relationships/owner/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
@@ -823,9 +844,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err31];
+                        vErrors = [err32];
                       } else {
-                        vErrors.push(err31);
+                        vErrors.push(err32);
                       }
                       errors++;
                     }
@@ -833,7 +854,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid5 = valid5 || _valid0;
                   }
                   if (!valid5) {
-                    const err32 = {
+                    const err33 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -841,9 +862,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err32];
+                      vErrors = [err33];
                     } else {
-                      vErrors.push(err32);
+                      vErrors.push(err33);
                     }
                     errors++;
                   } else {
@@ -860,7 +881,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data9.meta !== undefined) {
                   let data14 = data9.meta;
                   if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
-                    const err33 = {
+                    const err34 = {
                       instancePath: instancePath + '/data/relationships/owner/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
                       keyword: 'type',
@@ -868,15 +889,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err33];
+                      vErrors = [err34];
                     } else {
-                      vErrors.push(err33);
+                      vErrors.push(err34);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err34 = {
+                const err35 = {
                   instancePath: instancePath + '/data/relationships/owner',
                   schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
                   keyword: 'type',
@@ -884,9 +905,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err34];
+                  vErrors = [err35];
                 } else {
-                  vErrors.push(err34);
+                  vErrors.push(err35);
                 }
                 errors++;
               }
@@ -895,7 +916,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data15 = data8.prospect;
               if (data15 && typeof data15 == 'object' && !Array.isArray(data15)) {
                 if (data15.data === undefined) {
-                  const err35 = {
+                  const err36 = {
                     instancePath: instancePath + '/data/relationships/prospect',
                     schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
                     keyword: 'required',
@@ -903,15 +924,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err35];
+                    vErrors = [err36];
                   } else {
-                    vErrors.push(err35);
+                    vErrors.push(err36);
                   }
                   errors++;
                 }
                 for (const key5 in data15) {
                   if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err36 = {
+                    const err37 = {
                       instancePath: instancePath + '/data/relationships/prospect',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
                       keyword: 'additionalProperties',
@@ -919,9 +940,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err36];
+                      vErrors = [err37];
                     } else {
-                      vErrors.push(err36);
+                      vErrors.push(err37);
                     }
                     errors++;
                   }
@@ -932,7 +953,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid9 = false;
                   const _errs48 = errors;
                   if (data16 !== null) {
-                    const err37 = {
+                    const err38 = {
                       instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/0/type',
@@ -941,9 +962,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err37];
+                      vErrors = [err38];
                     } else {
-                      vErrors.push(err37);
+                      vErrors.push(err38);
                     }
                     errors++;
                   }
@@ -953,7 +974,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs50 = errors;
                     if (data16 && typeof data16 == 'object' && !Array.isArray(data16)) {
                       if (data16.type === undefined) {
-                        const err38 = {
+                        const err39 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
@@ -962,14 +983,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err38];
+                          vErrors = [err39];
                         } else {
-                          vErrors.push(err38);
+                          vErrors.push(err39);
                         }
                         errors++;
                       }
                       if (data16.id === undefined) {
-                        const err39 = {
+                        const err40 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
@@ -978,15 +999,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err39];
+                          vErrors = [err40];
                         } else {
-                          vErrors.push(err39);
+                          vErrors.push(err40);
                         }
                         errors++;
                       }
                       for (const key6 in data16) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err40 = {
+                          const err41 = {
                             instancePath: instancePath + '/data/relationships/prospect/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/additionalProperties',
@@ -995,16 +1016,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err40];
+                            vErrors = [err41];
                           } else {
-                            vErrors.push(err40);
+                            vErrors.push(err41);
                           }
                           errors++;
                         }
                       }
                       if (data16.type !== undefined) {
                         if ('prospect' !== data16.type) {
-                          const err41 = {
+                          const err42 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/type/const',
@@ -1013,9 +1034,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err41];
+                            vErrors = [err42];
                           } else {
-                            vErrors.push(err41);
+                            vErrors.push(err42);
                           }
                           errors++;
                         }
@@ -1026,7 +1047,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid11 = false;
                         const _errs56 = errors;
                         if (!(typeof data18 == 'number' && !(data18 % 1) && !isNaN(data18) && isFinite(data18))) {
-                          const err42 = {
+                          const err43 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -1035,15 +1056,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err42];
+                            vErrors = [err43];
                           } else {
-                            vErrors.push(err42);
+                            vErrors.push(err43);
                           }
                           errors++;
                         }
                         if (typeof data18 == 'number' && isFinite(data18)) {
                           if (data18 > 9007199254740991 || isNaN(data18)) {
-                            const err43 = {
+                            const err44 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -1052,14 +1073,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err43];
+                              vErrors = [err44];
                             } else {
-                              vErrors.push(err43);
+                              vErrors.push(err44);
                             }
                             errors++;
                           }
                           if (data18 < 1 || isNaN(data18)) {
-                            const err44 = {
+                            const err45 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -1068,9 +1089,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err44];
+                              vErrors = [err45];
                             } else {
-                              vErrors.push(err44);
+                              vErrors.push(err45);
                             }
                             errors++;
                           }
@@ -1081,7 +1102,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs58 = errors;
                           if (typeof data18 === 'string') {
                             if (!pattern0.test(data18)) {
-                              const err45 = {
+                              const err46 = {
                                 instancePath: instancePath + '/data/relationships/prospect/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -1090,14 +1111,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err45];
+                                vErrors = [err46];
                               } else {
-                                vErrors.push(err45);
+                                vErrors.push(err46);
                               }
                               errors++;
                             }
                           } else {
-                            const err46 = {
+                            const err47 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -1106,9 +1127,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err46];
+                              vErrors = [err47];
                             } else {
-                              vErrors.push(err46);
+                              vErrors.push(err47);
                             }
                             errors++;
                           }
@@ -1116,7 +1137,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid11 = valid11 || _valid3;
                         }
                         if (!valid11) {
-                          const err47 = {
+                          const err48 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf',
@@ -1125,9 +1146,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err47];
+                            vErrors = [err48];
                           } else {
-                            vErrors.push(err47);
+                            vErrors.push(err48);
                           }
                           errors++;
                         } else {
@@ -1144,7 +1165,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data16.meta !== undefined) {
                         let data19 = data16.meta;
                         if (!(data19 && typeof data19 == 'object' && !Array.isArray(data19))) {
-                          const err48 = {
+                          const err49 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/meta/type',
@@ -1153,15 +1174,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err48];
+                            vErrors = [err49];
                           } else {
-                            vErrors.push(err48);
+                            vErrors.push(err49);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err49 = {
+                      const err50 = {
                         instancePath: instancePath + '/data/relationships/prospect/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/type',
@@ -1170,9 +1191,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err49];
+                        vErrors = [err50];
                       } else {
-                        vErrors.push(err49);
+                        vErrors.push(err50);
                       }
                       errors++;
                     }
@@ -1180,7 +1201,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid9 = valid9 || _valid2;
                   }
                   if (!valid9) {
-                    const err50 = {
+                    const err51 = {
                       instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf',
@@ -1189,9 +1210,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err50];
+                      vErrors = [err51];
                     } else {
-                      vErrors.push(err50);
+                      vErrors.push(err51);
                     }
                     errors++;
                   } else {
@@ -1208,7 +1229,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data15.meta !== undefined) {
                   let data20 = data15.meta;
                   if (!(data20 && typeof data20 == 'object' && !Array.isArray(data20))) {
-                    const err51 = {
+                    const err52 = {
                       instancePath: instancePath + '/data/relationships/prospect/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
                       keyword: 'type',
@@ -1216,15 +1237,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err51];
+                      vErrors = [err52];
                     } else {
-                      vErrors.push(err51);
+                      vErrors.push(err52);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err52 = {
+                const err53 = {
                   instancePath: instancePath + '/data/relationships/prospect',
                   schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
                   keyword: 'type',
@@ -1232,9 +1253,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err52];
+                  vErrors = [err53];
                 } else {
-                  vErrors.push(err52);
+                  vErrors.push(err53);
                 }
                 errors++;
               }
@@ -1243,7 +1264,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data21 = data8.taskDisposition;
               if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
                 if (data21.data === undefined) {
-                  const err53 = {
+                  const err54 = {
                     instancePath: instancePath + '/data/relationships/taskDisposition',
                     schemaPath: '#/properties/data/properties/relationships/properties/taskDisposition/required',
                     keyword: 'required',
@@ -1251,15 +1272,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err53];
+                    vErrors = [err54];
                   } else {
-                    vErrors.push(err53);
+                    vErrors.push(err54);
                   }
                   errors++;
                 }
                 for (const key7 in data21) {
                   if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err54 = {
+                    const err55 = {
                       instancePath: instancePath + '/data/relationships/taskDisposition',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskDisposition/additionalProperties',
@@ -1268,9 +1289,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err54];
+                      vErrors = [err55];
                     } else {
-                      vErrors.push(err54);
+                      vErrors.push(err55);
                     }
                     errors++;
                   }
@@ -1281,7 +1302,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid13 = false;
                   const _errs69 = errors;
                   if (data22 !== null) {
-                    const err55 = {
+                    const err56 = {
                       instancePath: instancePath + '/data/relationships/taskDisposition/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/0/type',
@@ -1290,9 +1311,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err55];
+                      vErrors = [err56];
                     } else {
-                      vErrors.push(err55);
+                      vErrors.push(err56);
                     }
                     errors++;
                   }
@@ -1302,7 +1323,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs71 = errors;
                     if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
                       if (data22.type === undefined) {
-                        const err56 = {
+                        const err57 = {
                           instancePath: instancePath + '/data/relationships/taskDisposition/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/required',
@@ -1311,14 +1332,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err56];
+                          vErrors = [err57];
                         } else {
-                          vErrors.push(err56);
+                          vErrors.push(err57);
                         }
                         errors++;
                       }
                       if (data22.id === undefined) {
-                        const err57 = {
+                        const err58 = {
                           instancePath: instancePath + '/data/relationships/taskDisposition/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/required',
@@ -1327,15 +1348,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err57];
+                          vErrors = [err58];
                         } else {
-                          vErrors.push(err57);
+                          vErrors.push(err58);
                         }
                         errors++;
                       }
                       for (const key8 in data22) {
                         if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err58 = {
+                          const err59 = {
                             instancePath: instancePath + '/data/relationships/taskDisposition/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/additionalProperties',
@@ -1344,16 +1365,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err58];
+                            vErrors = [err59];
                           } else {
-                            vErrors.push(err58);
+                            vErrors.push(err59);
                           }
                           errors++;
                         }
                       }
                       if (data22.type !== undefined) {
                         if ('taskDisposition' !== data22.type) {
-                          const err59 = {
+                          const err60 = {
                             instancePath: instancePath + '/data/relationships/taskDisposition/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/type/const',
@@ -1362,9 +1383,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err59];
+                            vErrors = [err60];
                           } else {
-                            vErrors.push(err59);
+                            vErrors.push(err60);
                           }
                           errors++;
                         }
@@ -1375,7 +1396,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid15 = false;
                         const _errs77 = errors;
                         if (!(typeof data24 == 'number' && !(data24 % 1) && !isNaN(data24) && isFinite(data24))) {
-                          const err60 = {
+                          const err61 = {
                             instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -1384,15 +1405,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err60];
+                            vErrors = [err61];
                           } else {
-                            vErrors.push(err60);
+                            vErrors.push(err61);
                           }
                           errors++;
                         }
                         if (typeof data24 == 'number' && isFinite(data24)) {
                           if (data24 > 9007199254740991 || isNaN(data24)) {
-                            const err61 = {
+                            const err62 = {
                               instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -1401,14 +1422,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err61];
+                              vErrors = [err62];
                             } else {
-                              vErrors.push(err61);
+                              vErrors.push(err62);
                             }
                             errors++;
                           }
                           if (data24 < 1 || isNaN(data24)) {
-                            const err62 = {
+                            const err63 = {
                               instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -1417,9 +1438,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err62];
+                              vErrors = [err63];
                             } else {
-                              vErrors.push(err62);
+                              vErrors.push(err63);
                             }
                             errors++;
                           }
@@ -1430,7 +1451,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs79 = errors;
                           if (typeof data24 === 'string') {
                             if (!pattern0.test(data24)) {
-                              const err63 = {
+                              const err64 = {
                                 instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -1439,14 +1460,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err63];
+                                vErrors = [err64];
                               } else {
-                                vErrors.push(err63);
+                                vErrors.push(err64);
                               }
                               errors++;
                             }
                           } else {
-                            const err64 = {
+                            const err65 = {
                               instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -1455,9 +1476,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err64];
+                              vErrors = [err65];
                             } else {
-                              vErrors.push(err64);
+                              vErrors.push(err65);
                             }
                             errors++;
                           }
@@ -1465,7 +1486,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid15 = valid15 || _valid5;
                         }
                         if (!valid15) {
-                          const err65 = {
+                          const err66 = {
                             instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf',
@@ -1474,9 +1495,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err65];
+                            vErrors = [err66];
                           } else {
-                            vErrors.push(err65);
+                            vErrors.push(err66);
                           }
                           errors++;
                         } else {
@@ -1493,7 +1514,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data22.meta !== undefined) {
                         let data25 = data22.meta;
                         if (!(data25 && typeof data25 == 'object' && !Array.isArray(data25))) {
-                          const err66 = {
+                          const err67 = {
                             instancePath: instancePath + '/data/relationships/taskDisposition/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/meta/type',
@@ -1502,15 +1523,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err66];
+                            vErrors = [err67];
                           } else {
-                            vErrors.push(err66);
+                            vErrors.push(err67);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err67 = {
+                      const err68 = {
                         instancePath: instancePath + '/data/relationships/taskDisposition/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/type',
@@ -1519,9 +1540,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err67];
+                        vErrors = [err68];
                       } else {
-                        vErrors.push(err67);
+                        vErrors.push(err68);
                       }
                       errors++;
                     }
@@ -1529,7 +1550,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid13 = valid13 || _valid4;
                   }
                   if (!valid13) {
-                    const err68 = {
+                    const err69 = {
                       instancePath: instancePath + '/data/relationships/taskDisposition/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf',
@@ -1538,9 +1559,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err68];
+                      vErrors = [err69];
                     } else {
-                      vErrors.push(err68);
+                      vErrors.push(err69);
                     }
                     errors++;
                   } else {
@@ -1557,7 +1578,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data21.meta !== undefined) {
                   let data26 = data21.meta;
                   if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
-                    const err69 = {
+                    const err70 = {
                       instancePath: instancePath + '/data/relationships/taskDisposition/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskDisposition/properties/meta/type',
@@ -1566,15 +1587,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err69];
+                      vErrors = [err70];
                     } else {
-                      vErrors.push(err69);
+                      vErrors.push(err70);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err70 = {
+                const err71 = {
                   instancePath: instancePath + '/data/relationships/taskDisposition',
                   schemaPath: '#/properties/data/properties/relationships/properties/taskDisposition/type',
                   keyword: 'type',
@@ -1582,9 +1603,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err70];
+                  vErrors = [err71];
                 } else {
-                  vErrors.push(err70);
+                  vErrors.push(err71);
                 }
                 errors++;
               }
@@ -1593,7 +1614,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data27 = data8.taskPriority;
               if (data27 && typeof data27 == 'object' && !Array.isArray(data27)) {
                 if (data27.data === undefined) {
-                  const err71 = {
+                  const err72 = {
                     instancePath: instancePath + '/data/relationships/taskPriority',
                     schemaPath: '#/properties/data/properties/relationships/properties/taskPriority/required',
                     keyword: 'required',
@@ -1601,15 +1622,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err71];
+                    vErrors = [err72];
                   } else {
-                    vErrors.push(err71);
+                    vErrors.push(err72);
                   }
                   errors++;
                 }
                 for (const key9 in data27) {
                   if (!(key9 === 'data' || key9 === 'meta')) {
-                    const err72 = {
+                    const err73 = {
                       instancePath: instancePath + '/data/relationships/taskPriority',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskPriority/additionalProperties',
@@ -1618,9 +1639,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err72];
+                      vErrors = [err73];
                     } else {
-                      vErrors.push(err72);
+                      vErrors.push(err73);
                     }
                     errors++;
                   }
@@ -1631,7 +1652,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid17 = false;
                   const _errs90 = errors;
                   if (data28 !== null) {
-                    const err73 = {
+                    const err74 = {
                       instancePath: instancePath + '/data/relationships/taskPriority/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/0/type',
@@ -1640,9 +1661,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err73];
+                      vErrors = [err74];
                     } else {
-                      vErrors.push(err73);
+                      vErrors.push(err74);
                     }
                     errors++;
                   }
@@ -1652,7 +1673,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs92 = errors;
                     if (data28 && typeof data28 == 'object' && !Array.isArray(data28)) {
                       if (data28.type === undefined) {
-                        const err74 = {
+                        const err75 = {
                           instancePath: instancePath + '/data/relationships/taskPriority/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/required',
@@ -1661,14 +1682,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err74];
+                          vErrors = [err75];
                         } else {
-                          vErrors.push(err74);
+                          vErrors.push(err75);
                         }
                         errors++;
                       }
                       if (data28.id === undefined) {
-                        const err75 = {
+                        const err76 = {
                           instancePath: instancePath + '/data/relationships/taskPriority/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/required',
@@ -1677,15 +1698,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err75];
+                          vErrors = [err76];
                         } else {
-                          vErrors.push(err75);
+                          vErrors.push(err76);
                         }
                         errors++;
                       }
                       for (const key10 in data28) {
                         if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
-                          const err76 = {
+                          const err77 = {
                             instancePath: instancePath + '/data/relationships/taskPriority/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/additionalProperties',
@@ -1694,16 +1715,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err76];
+                            vErrors = [err77];
                           } else {
-                            vErrors.push(err76);
+                            vErrors.push(err77);
                           }
                           errors++;
                         }
                       }
                       if (data28.type !== undefined) {
                         if ('taskPriority' !== data28.type) {
-                          const err77 = {
+                          const err78 = {
                             instancePath: instancePath + '/data/relationships/taskPriority/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/type/const',
@@ -1712,9 +1733,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err77];
+                            vErrors = [err78];
                           } else {
-                            vErrors.push(err77);
+                            vErrors.push(err78);
                           }
                           errors++;
                         }
@@ -1725,7 +1746,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid19 = false;
                         const _errs98 = errors;
                         if (!(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30))) {
-                          const err78 = {
+                          const err79 = {
                             instancePath: instancePath + '/data/relationships/taskPriority/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -1734,15 +1755,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err78];
+                            vErrors = [err79];
                           } else {
-                            vErrors.push(err78);
+                            vErrors.push(err79);
                           }
                           errors++;
                         }
                         if (typeof data30 == 'number' && isFinite(data30)) {
                           if (data30 > 9007199254740991 || isNaN(data30)) {
-                            const err79 = {
+                            const err80 = {
                               instancePath: instancePath + '/data/relationships/taskPriority/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -1751,14 +1772,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err79];
+                              vErrors = [err80];
                             } else {
-                              vErrors.push(err79);
+                              vErrors.push(err80);
                             }
                             errors++;
                           }
                           if (data30 < 1 || isNaN(data30)) {
-                            const err80 = {
+                            const err81 = {
                               instancePath: instancePath + '/data/relationships/taskPriority/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -1767,9 +1788,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err80];
+                              vErrors = [err81];
                             } else {
-                              vErrors.push(err80);
+                              vErrors.push(err81);
                             }
                             errors++;
                           }
@@ -1780,7 +1801,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs100 = errors;
                           if (typeof data30 === 'string') {
                             if (!pattern0.test(data30)) {
-                              const err81 = {
+                              const err82 = {
                                 instancePath: instancePath + '/data/relationships/taskPriority/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -1789,14 +1810,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err81];
+                                vErrors = [err82];
                               } else {
-                                vErrors.push(err81);
+                                vErrors.push(err82);
                               }
                               errors++;
                             }
                           } else {
-                            const err82 = {
+                            const err83 = {
                               instancePath: instancePath + '/data/relationships/taskPriority/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -1805,9 +1826,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err82];
+                              vErrors = [err83];
                             } else {
-                              vErrors.push(err82);
+                              vErrors.push(err83);
                             }
                             errors++;
                           }
@@ -1815,7 +1836,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid19 = valid19 || _valid7;
                         }
                         if (!valid19) {
-                          const err83 = {
+                          const err84 = {
                             instancePath: instancePath + '/data/relationships/taskPriority/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf',
@@ -1824,9 +1845,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err83];
+                            vErrors = [err84];
                           } else {
-                            vErrors.push(err83);
+                            vErrors.push(err84);
                           }
                           errors++;
                         } else {
@@ -1843,7 +1864,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data28.meta !== undefined) {
                         let data31 = data28.meta;
                         if (!(data31 && typeof data31 == 'object' && !Array.isArray(data31))) {
-                          const err84 = {
+                          const err85 = {
                             instancePath: instancePath + '/data/relationships/taskPriority/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/meta/type',
@@ -1852,15 +1873,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err84];
+                            vErrors = [err85];
                           } else {
-                            vErrors.push(err84);
+                            vErrors.push(err85);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err85 = {
+                      const err86 = {
                         instancePath: instancePath + '/data/relationships/taskPriority/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/type',
@@ -1869,9 +1890,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err85];
+                        vErrors = [err86];
                       } else {
-                        vErrors.push(err85);
+                        vErrors.push(err86);
                       }
                       errors++;
                     }
@@ -1879,7 +1900,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid17 = valid17 || _valid6;
                   }
                   if (!valid17) {
-                    const err86 = {
+                    const err87 = {
                       instancePath: instancePath + '/data/relationships/taskPriority/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf',
@@ -1888,9 +1909,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err86];
+                      vErrors = [err87];
                     } else {
-                      vErrors.push(err86);
+                      vErrors.push(err87);
                     }
                     errors++;
                   } else {
@@ -1907,7 +1928,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data27.meta !== undefined) {
                   let data32 = data27.meta;
                   if (!(data32 && typeof data32 == 'object' && !Array.isArray(data32))) {
-                    const err87 = {
+                    const err88 = {
                       instancePath: instancePath + '/data/relationships/taskPriority/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskPriority/properties/meta/type',
@@ -1916,15 +1937,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err87];
+                      vErrors = [err88];
                     } else {
-                      vErrors.push(err87);
+                      vErrors.push(err88);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err88 = {
+                const err89 = {
                   instancePath: instancePath + '/data/relationships/taskPriority',
                   schemaPath: '#/properties/data/properties/relationships/properties/taskPriority/type',
                   keyword: 'type',
@@ -1932,9 +1953,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err88];
+                  vErrors = [err89];
                 } else {
-                  vErrors.push(err88);
+                  vErrors.push(err89);
                 }
                 errors++;
               }
@@ -1943,7 +1964,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data33 = data8.taskPurpose;
               if (data33 && typeof data33 == 'object' && !Array.isArray(data33)) {
                 if (data33.data === undefined) {
-                  const err89 = {
+                  const err90 = {
                     instancePath: instancePath + '/data/relationships/taskPurpose',
                     schemaPath: '#/properties/data/properties/relationships/properties/taskPurpose/required',
                     keyword: 'required',
@@ -1951,15 +1972,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err89];
+                    vErrors = [err90];
                   } else {
-                    vErrors.push(err89);
+                    vErrors.push(err90);
                   }
                   errors++;
                 }
                 for (const key11 in data33) {
                   if (!(key11 === 'data' || key11 === 'meta')) {
-                    const err90 = {
+                    const err91 = {
                       instancePath: instancePath + '/data/relationships/taskPurpose',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskPurpose/additionalProperties',
@@ -1968,9 +1989,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err90];
+                      vErrors = [err91];
                     } else {
-                      vErrors.push(err90);
+                      vErrors.push(err91);
                     }
                     errors++;
                   }
@@ -1981,7 +2002,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid21 = false;
                   const _errs111 = errors;
                   if (data34 !== null) {
-                    const err91 = {
+                    const err92 = {
                       instancePath: instancePath + '/data/relationships/taskPurpose/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/0/type',
@@ -1990,9 +2011,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err91];
+                      vErrors = [err92];
                     } else {
-                      vErrors.push(err91);
+                      vErrors.push(err92);
                     }
                     errors++;
                   }
@@ -2002,7 +2023,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs113 = errors;
                     if (data34 && typeof data34 == 'object' && !Array.isArray(data34)) {
                       if (data34.type === undefined) {
-                        const err92 = {
+                        const err93 = {
                           instancePath: instancePath + '/data/relationships/taskPurpose/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/required',
@@ -2011,14 +2032,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err92];
+                          vErrors = [err93];
                         } else {
-                          vErrors.push(err92);
+                          vErrors.push(err93);
                         }
                         errors++;
                       }
                       if (data34.id === undefined) {
-                        const err93 = {
+                        const err94 = {
                           instancePath: instancePath + '/data/relationships/taskPurpose/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/required',
@@ -2027,15 +2048,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err93];
+                          vErrors = [err94];
                         } else {
-                          vErrors.push(err93);
+                          vErrors.push(err94);
                         }
                         errors++;
                       }
                       for (const key12 in data34) {
                         if (!(key12 === 'type' || key12 === 'id' || key12 === 'meta')) {
-                          const err94 = {
+                          const err95 = {
                             instancePath: instancePath + '/data/relationships/taskPurpose/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/additionalProperties',
@@ -2044,16 +2065,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err94];
+                            vErrors = [err95];
                           } else {
-                            vErrors.push(err94);
+                            vErrors.push(err95);
                           }
                           errors++;
                         }
                       }
                       if (data34.type !== undefined) {
                         if ('taskPurpose' !== data34.type) {
-                          const err95 = {
+                          const err96 = {
                             instancePath: instancePath + '/data/relationships/taskPurpose/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/type/const',
@@ -2062,9 +2083,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err95];
+                            vErrors = [err96];
                           } else {
-                            vErrors.push(err95);
+                            vErrors.push(err96);
                           }
                           errors++;
                         }
@@ -2075,7 +2096,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid23 = false;
                         const _errs119 = errors;
                         if (!(typeof data36 == 'number' && !(data36 % 1) && !isNaN(data36) && isFinite(data36))) {
-                          const err96 = {
+                          const err97 = {
                             instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -2084,15 +2105,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err96];
+                            vErrors = [err97];
                           } else {
-                            vErrors.push(err96);
+                            vErrors.push(err97);
                           }
                           errors++;
                         }
                         if (typeof data36 == 'number' && isFinite(data36)) {
                           if (data36 > 9007199254740991 || isNaN(data36)) {
-                            const err97 = {
+                            const err98 = {
                               instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -2101,14 +2122,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err97];
+                              vErrors = [err98];
                             } else {
-                              vErrors.push(err97);
+                              vErrors.push(err98);
                             }
                             errors++;
                           }
                           if (data36 < 1 || isNaN(data36)) {
-                            const err98 = {
+                            const err99 = {
                               instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -2117,9 +2138,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err98];
+                              vErrors = [err99];
                             } else {
-                              vErrors.push(err98);
+                              vErrors.push(err99);
                             }
                             errors++;
                           }
@@ -2130,7 +2151,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs121 = errors;
                           if (typeof data36 === 'string') {
                             if (!pattern0.test(data36)) {
-                              const err99 = {
+                              const err100 = {
                                 instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -2139,14 +2160,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err99];
+                                vErrors = [err100];
                               } else {
-                                vErrors.push(err99);
+                                vErrors.push(err100);
                               }
                               errors++;
                             }
                           } else {
-                            const err100 = {
+                            const err101 = {
                               instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -2155,9 +2176,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err100];
+                              vErrors = [err101];
                             } else {
-                              vErrors.push(err100);
+                              vErrors.push(err101);
                             }
                             errors++;
                           }
@@ -2165,7 +2186,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid23 = valid23 || _valid9;
                         }
                         if (!valid23) {
-                          const err101 = {
+                          const err102 = {
                             instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf',
@@ -2174,9 +2195,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err101];
+                            vErrors = [err102];
                           } else {
-                            vErrors.push(err101);
+                            vErrors.push(err102);
                           }
                           errors++;
                         } else {
@@ -2193,7 +2214,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data34.meta !== undefined) {
                         let data37 = data34.meta;
                         if (!(data37 && typeof data37 == 'object' && !Array.isArray(data37))) {
-                          const err102 = {
+                          const err103 = {
                             instancePath: instancePath + '/data/relationships/taskPurpose/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/meta/type',
@@ -2202,15 +2223,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err102];
+                            vErrors = [err103];
                           } else {
-                            vErrors.push(err102);
+                            vErrors.push(err103);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err103 = {
+                      const err104 = {
                         instancePath: instancePath + '/data/relationships/taskPurpose/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/type',
@@ -2219,9 +2240,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err103];
+                        vErrors = [err104];
                       } else {
-                        vErrors.push(err103);
+                        vErrors.push(err104);
                       }
                       errors++;
                     }
@@ -2229,7 +2250,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid21 = valid21 || _valid8;
                   }
                   if (!valid21) {
-                    const err104 = {
+                    const err105 = {
                       instancePath: instancePath + '/data/relationships/taskPurpose/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf',
@@ -2238,9 +2259,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err104];
+                      vErrors = [err105];
                     } else {
-                      vErrors.push(err104);
+                      vErrors.push(err105);
                     }
                     errors++;
                   } else {
@@ -2257,7 +2278,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data33.meta !== undefined) {
                   let data38 = data33.meta;
                   if (!(data38 && typeof data38 == 'object' && !Array.isArray(data38))) {
-                    const err105 = {
+                    const err106 = {
                       instancePath: instancePath + '/data/relationships/taskPurpose/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskPurpose/properties/meta/type',
@@ -2266,15 +2287,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err105];
+                      vErrors = [err106];
                     } else {
-                      vErrors.push(err105);
+                      vErrors.push(err106);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err106 = {
+                const err107 = {
                   instancePath: instancePath + '/data/relationships/taskPurpose',
                   schemaPath: '#/properties/data/properties/relationships/properties/taskPurpose/type',
                   keyword: 'type',
@@ -2282,9 +2303,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err106];
+                  vErrors = [err107];
                 } else {
-                  vErrors.push(err106);
+                  vErrors.push(err107);
                 }
                 errors++;
               }
@@ -2293,7 +2314,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data39 = data8.template;
               if (data39 && typeof data39 == 'object' && !Array.isArray(data39)) {
                 if (data39.data === undefined) {
-                  const err107 = {
+                  const err108 = {
                     instancePath: instancePath + '/data/relationships/template',
                     schemaPath: '#/properties/data/properties/relationships/properties/template/required',
                     keyword: 'required',
@@ -2301,15 +2322,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err107];
+                    vErrors = [err108];
                   } else {
-                    vErrors.push(err107);
+                    vErrors.push(err108);
                   }
                   errors++;
                 }
                 for (const key13 in data39) {
                   if (!(key13 === 'data' || key13 === 'meta')) {
-                    const err108 = {
+                    const err109 = {
                       instancePath: instancePath + '/data/relationships/template',
                       schemaPath: '#/properties/data/properties/relationships/properties/template/additionalProperties',
                       keyword: 'additionalProperties',
@@ -2317,9 +2338,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err108];
+                      vErrors = [err109];
                     } else {
-                      vErrors.push(err108);
+                      vErrors.push(err109);
                     }
                     errors++;
                   }
@@ -2330,7 +2351,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid25 = false;
                   const _errs132 = errors;
                   if (data40 !== null) {
-                    const err109 = {
+                    const err110 = {
                       instancePath: instancePath + '/data/relationships/template/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/0/type',
@@ -2339,9 +2360,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err109];
+                      vErrors = [err110];
                     } else {
-                      vErrors.push(err109);
+                      vErrors.push(err110);
                     }
                     errors++;
                   }
@@ -2351,7 +2372,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs134 = errors;
                     if (data40 && typeof data40 == 'object' && !Array.isArray(data40)) {
                       if (data40.type === undefined) {
-                        const err110 = {
+                        const err111 = {
                           instancePath: instancePath + '/data/relationships/template/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
@@ -2360,14 +2381,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err110];
+                          vErrors = [err111];
                         } else {
-                          vErrors.push(err110);
+                          vErrors.push(err111);
                         }
                         errors++;
                       }
                       if (data40.id === undefined) {
-                        const err111 = {
+                        const err112 = {
                           instancePath: instancePath + '/data/relationships/template/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
@@ -2376,15 +2397,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err111];
+                          vErrors = [err112];
                         } else {
-                          vErrors.push(err111);
+                          vErrors.push(err112);
                         }
                         errors++;
                       }
                       for (const key14 in data40) {
                         if (!(key14 === 'type' || key14 === 'id' || key14 === 'meta')) {
-                          const err112 = {
+                          const err113 = {
                             instancePath: instancePath + '/data/relationships/template/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/additionalProperties',
@@ -2393,16 +2414,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err112];
+                            vErrors = [err113];
                           } else {
-                            vErrors.push(err112);
+                            vErrors.push(err113);
                           }
                           errors++;
                         }
                       }
                       if (data40.type !== undefined) {
                         if ('template' !== data40.type) {
-                          const err113 = {
+                          const err114 = {
                             instancePath: instancePath + '/data/relationships/template/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/type/const',
@@ -2411,9 +2432,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err113];
+                            vErrors = [err114];
                           } else {
-                            vErrors.push(err113);
+                            vErrors.push(err114);
                           }
                           errors++;
                         }
@@ -2424,7 +2445,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid27 = false;
                         const _errs140 = errors;
                         if (!(typeof data42 == 'number' && !(data42 % 1) && !isNaN(data42) && isFinite(data42))) {
-                          const err114 = {
+                          const err115 = {
                             instancePath: instancePath + '/data/relationships/template/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -2433,15 +2454,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err114];
+                            vErrors = [err115];
                           } else {
-                            vErrors.push(err114);
+                            vErrors.push(err115);
                           }
                           errors++;
                         }
                         if (typeof data42 == 'number' && isFinite(data42)) {
                           if (data42 > 9007199254740991 || isNaN(data42)) {
-                            const err115 = {
+                            const err116 = {
                               instancePath: instancePath + '/data/relationships/template/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -2450,14 +2471,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err115];
+                              vErrors = [err116];
                             } else {
-                              vErrors.push(err115);
+                              vErrors.push(err116);
                             }
                             errors++;
                           }
                           if (data42 < 1 || isNaN(data42)) {
-                            const err116 = {
+                            const err117 = {
                               instancePath: instancePath + '/data/relationships/template/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -2466,9 +2487,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err116];
+                              vErrors = [err117];
                             } else {
-                              vErrors.push(err116);
+                              vErrors.push(err117);
                             }
                             errors++;
                           }
@@ -2479,7 +2500,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs142 = errors;
                           if (typeof data42 === 'string') {
                             if (!pattern0.test(data42)) {
-                              const err117 = {
+                              const err118 = {
                                 instancePath: instancePath + '/data/relationships/template/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -2488,14 +2509,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err117];
+                                vErrors = [err118];
                               } else {
-                                vErrors.push(err117);
+                                vErrors.push(err118);
                               }
                               errors++;
                             }
                           } else {
-                            const err118 = {
+                            const err119 = {
                               instancePath: instancePath + '/data/relationships/template/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -2504,9 +2525,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err118];
+                              vErrors = [err119];
                             } else {
-                              vErrors.push(err118);
+                              vErrors.push(err119);
                             }
                             errors++;
                           }
@@ -2514,7 +2535,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid27 = valid27 || _valid11;
                         }
                         if (!valid27) {
-                          const err119 = {
+                          const err120 = {
                             instancePath: instancePath + '/data/relationships/template/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf',
@@ -2523,9 +2544,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err119];
+                            vErrors = [err120];
                           } else {
-                            vErrors.push(err119);
+                            vErrors.push(err120);
                           }
                           errors++;
                         } else {
@@ -2542,7 +2563,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data40.meta !== undefined) {
                         let data43 = data40.meta;
                         if (!(data43 && typeof data43 == 'object' && !Array.isArray(data43))) {
-                          const err120 = {
+                          const err121 = {
                             instancePath: instancePath + '/data/relationships/template/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/meta/type',
@@ -2551,15 +2572,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err120];
+                            vErrors = [err121];
                           } else {
-                            vErrors.push(err120);
+                            vErrors.push(err121);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err121 = {
+                      const err122 = {
                         instancePath: instancePath + '/data/relationships/template/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/type',
@@ -2568,9 +2589,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err121];
+                        vErrors = [err122];
                       } else {
-                        vErrors.push(err121);
+                        vErrors.push(err122);
                       }
                       errors++;
                     }
@@ -2578,7 +2599,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid25 = valid25 || _valid10;
                   }
                   if (!valid25) {
-                    const err122 = {
+                    const err123 = {
                       instancePath: instancePath + '/data/relationships/template/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/template/properties/data/anyOf',
@@ -2587,9 +2608,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err122];
+                      vErrors = [err123];
                     } else {
-                      vErrors.push(err122);
+                      vErrors.push(err123);
                     }
                     errors++;
                   } else {
@@ -2606,7 +2627,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data39.meta !== undefined) {
                   let data44 = data39.meta;
                   if (!(data44 && typeof data44 == 'object' && !Array.isArray(data44))) {
-                    const err123 = {
+                    const err124 = {
                       instancePath: instancePath + '/data/relationships/template/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/template/properties/meta/type',
                       keyword: 'type',
@@ -2614,15 +2635,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err123];
+                      vErrors = [err124];
                     } else {
-                      vErrors.push(err123);
+                      vErrors.push(err124);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err124 = {
+                const err125 = {
                   instancePath: instancePath + '/data/relationships/template',
                   schemaPath: '#/properties/data/properties/relationships/properties/template/type',
                   keyword: 'type',
@@ -2630,35 +2651,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err124];
+                  vErrors = [err125];
                 } else {
-                  vErrors.push(err124);
+                  vErrors.push(err125);
                 }
                 errors++;
               }
             }
           } else {
-            const err125 = {
+            const err126 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err125];
-            } else {
-              vErrors.push(err125);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data45 = data0.meta;
-          if (!(data45 && typeof data45 == 'object' && !Array.isArray(data45))) {
-            const err126 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -2671,12 +2674,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data0.links !== undefined) {
-          let data46 = data0.links;
-          if (!(data46 && typeof data46 == 'object' && !Array.isArray(data46))) {
+        if (data0.meta !== undefined) {
+          let data45 = data0.meta;
+          if (!(data45 && typeof data45 == 'object' && !Array.isArray(data45))) {
             const err127 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -2689,8 +2692,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.links !== undefined) {
+          let data46 = data0.links;
+          if (!(data46 && typeof data46 == 'object' && !Array.isArray(data46))) {
+            const err128 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err128];
+            } else {
+              vErrors.push(err128);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err128 = {
+        const err129 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -2698,15 +2719,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err128];
+          vErrors = [err129];
         } else {
-          vErrors.push(err128);
+          vErrors.push(err129);
         }
         errors++;
       }
     }
   } else {
-    const err129 = {
+    const err130 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -2714,9 +2735,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err129];
+      vErrors = [err130];
     } else {
-      vErrors.push(err129);
+      vErrors.push(err130);
     }
     errors++;
   }
@@ -2754,7 +2775,10 @@ const schema12 = {
             autoskipAt: { type: ['string', 'null'], format: 'date-time' },
             dueAt: { type: ['string', 'null'], format: 'date-time' },
             note: { type: ['string', 'null'], maxLength: 32000 },
-            opportunityAssociation: { type: ['string', 'null'] },
+            opportunityAssociation: {
+              type: ['string', 'null'],
+              enum: ['recent_created', 'recent_updated', 'noop', null],
+            },
           },
         },
         relationships: {
@@ -3352,9 +3376,27 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+              if (!(data8 === 'recent_created' || data8 === 'recent_updated' || data8 === 'noop' || data8 === null)) {
+                const err22 = {
+                  instancePath: instancePath + '/data/attributes/opportunityAssociation',
+                  schemaPath: '#/properties/data/properties/attributes/properties/opportunityAssociation/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema12.properties.data.properties.attributes.properties.opportunityAssociation.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
             }
           } else {
-            const err22 = {
+            const err23 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -3362,9 +3404,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err22];
+              vErrors = [err23];
             } else {
-              vErrors.push(err22);
+              vErrors.push(err23);
             }
             errors++;
           }
@@ -3381,7 +3423,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 key2 === 'taskPurpose' ||
                 key2 === 'template'
               )) {
-                const err23 = {
+                const err24 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -3389,9 +3431,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err23];
+                  vErrors = [err24];
                 } else {
-                  vErrors.push(err23);
+                  vErrors.push(err24);
                 }
                 errors++;
               }
@@ -3400,7 +3442,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data10 = data9.owner;
               if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
                 if (data10.data === undefined) {
-                  const err24 = {
+                  const err25 = {
                     instancePath: instancePath + '/data/relationships/owner',
                     schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
                     keyword: 'required',
@@ -3408,15 +3450,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err24];
+                    vErrors = [err25];
                   } else {
-                    vErrors.push(err24);
+                    vErrors.push(err25);
                   }
                   errors++;
                 }
                 for (const key3 in data10) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err25 = {
+                    const err26 = {
                       instancePath: instancePath + '/data/relationships/owner',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
                       keyword: 'additionalProperties',
@@ -3424,9 +3466,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err25];
+                      vErrors = [err26];
                     } else {
-                      vErrors.push(err25);
+                      vErrors.push(err26);
                     }
                     errors++;
                   }
@@ -3437,7 +3479,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid6 = false;
                   const _errs33 = errors;
                   if (data11 !== null) {
-                    const err26 = {
+                    const err27 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
@@ -3446,9 +3488,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err26];
+                      vErrors = [err27];
                     } else {
-                      vErrors.push(err26);
+                      vErrors.push(err27);
                     }
                     errors++;
                   }
@@ -3458,7 +3500,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs35 = errors;
                     if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
                       if (data11.type === undefined) {
-                        const err27 = {
+                        const err28 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -3467,14 +3509,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err27];
+                          vErrors = [err28];
                         } else {
-                          vErrors.push(err27);
+                          vErrors.push(err28);
                         }
                         errors++;
                       }
                       if (data11.id === undefined) {
-                        const err28 = {
+                        const err29 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -3483,15 +3525,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err28];
+                          vErrors = [err29];
                         } else {
-                          vErrors.push(err28);
+                          vErrors.push(err29);
                         }
                         errors++;
                       }
                       for (const key4 in data11) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err29 = {
+                          const err30 = {
                             instancePath: instancePath + '/data/relationships/owner/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
@@ -3500,16 +3542,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err29];
+                            vErrors = [err30];
                           } else {
-                            vErrors.push(err29);
+                            vErrors.push(err30);
                           }
                           errors++;
                         }
                       }
                       if (data11.type !== undefined) {
                         if ('user' !== data11.type) {
-                          const err30 = {
+                          const err31 = {
                             instancePath: instancePath + '/data/relationships/owner/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
@@ -3518,9 +3560,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err30];
+                            vErrors = [err31];
                           } else {
-                            vErrors.push(err30);
+                            vErrors.push(err31);
                           }
                           errors++;
                         }
@@ -3531,7 +3573,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid8 = false;
                         const _errs41 = errors;
                         if (!(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13) && isFinite(data13))) {
-                          const err31 = {
+                          const err32 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -3540,15 +3582,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err31];
+                            vErrors = [err32];
                           } else {
-                            vErrors.push(err31);
+                            vErrors.push(err32);
                           }
                           errors++;
                         }
                         if (typeof data13 == 'number' && isFinite(data13)) {
                           if (data13 > 9007199254740991 || isNaN(data13)) {
-                            const err32 = {
+                            const err33 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -3557,14 +3599,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err32];
+                              vErrors = [err33];
                             } else {
-                              vErrors.push(err32);
+                              vErrors.push(err33);
                             }
                             errors++;
                           }
                           if (data13 < 1 || isNaN(data13)) {
-                            const err33 = {
+                            const err34 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -3573,9 +3615,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err33];
+                              vErrors = [err34];
                             } else {
-                              vErrors.push(err33);
+                              vErrors.push(err34);
                             }
                             errors++;
                           }
@@ -3586,7 +3628,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs43 = errors;
                           if (typeof data13 === 'string') {
                             if (!pattern0.test(data13)) {
-                              const err34 = {
+                              const err35 = {
                                 instancePath: instancePath + '/data/relationships/owner/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -3595,14 +3637,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err34];
+                                vErrors = [err35];
                               } else {
-                                vErrors.push(err34);
+                                vErrors.push(err35);
                               }
                               errors++;
                             }
                           } else {
-                            const err35 = {
+                            const err36 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -3611,9 +3653,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err35];
+                              vErrors = [err36];
                             } else {
-                              vErrors.push(err35);
+                              vErrors.push(err36);
                             }
                             errors++;
                           }
@@ -3621,7 +3663,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid8 = valid8 || _valid2;
                         }
                         if (!valid8) {
-                          const err36 = {
+                          const err37 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
@@ -3630,9 +3672,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err36];
+                            vErrors = [err37];
                           } else {
-                            vErrors.push(err36);
+                            vErrors.push(err37);
                           }
                           errors++;
                         } else {
@@ -3649,7 +3691,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data11.meta !== undefined) {
                         let data14 = data11.meta;
                         if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
-                          const err37 = {
+                          const err38 = {
                             instancePath: instancePath + '/data/relationships/owner/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
@@ -3658,15 +3700,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err37];
+                            vErrors = [err38];
                           } else {
-                            vErrors.push(err37);
+                            vErrors.push(err38);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err38 = {
+                      const err39 = {
                         instancePath: instancePath + '/data/relationships/owner/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
@@ -3675,9 +3717,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err38];
+                        vErrors = [err39];
                       } else {
-                        vErrors.push(err38);
+                        vErrors.push(err39);
                       }
                       errors++;
                     }
@@ -3685,7 +3727,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid6 = valid6 || _valid1;
                   }
                   if (!valid6) {
-                    const err39 = {
+                    const err40 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -3693,9 +3735,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err39];
+                      vErrors = [err40];
                     } else {
-                      vErrors.push(err39);
+                      vErrors.push(err40);
                     }
                     errors++;
                   } else {
@@ -3712,7 +3754,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data10.meta !== undefined) {
                   let data15 = data10.meta;
                   if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
-                    const err40 = {
+                    const err41 = {
                       instancePath: instancePath + '/data/relationships/owner/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
                       keyword: 'type',
@@ -3720,15 +3762,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err40];
+                      vErrors = [err41];
                     } else {
-                      vErrors.push(err40);
+                      vErrors.push(err41);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err41 = {
+                const err42 = {
                   instancePath: instancePath + '/data/relationships/owner',
                   schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
                   keyword: 'type',
@@ -3736,9 +3778,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err41];
+                  vErrors = [err42];
                 } else {
-                  vErrors.push(err41);
+                  vErrors.push(err42);
                 }
                 errors++;
               }
@@ -3747,7 +3789,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data16 = data9.prospect;
               if (data16 && typeof data16 == 'object' && !Array.isArray(data16)) {
                 if (data16.data === undefined) {
-                  const err42 = {
+                  const err43 = {
                     instancePath: instancePath + '/data/relationships/prospect',
                     schemaPath: '#/properties/data/properties/relationships/properties/prospect/required',
                     keyword: 'required',
@@ -3755,15 +3797,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err42];
+                    vErrors = [err43];
                   } else {
-                    vErrors.push(err42);
+                    vErrors.push(err43);
                   }
                   errors++;
                 }
                 for (const key5 in data16) {
                   if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err43 = {
+                    const err44 = {
                       instancePath: instancePath + '/data/relationships/prospect',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/additionalProperties',
                       keyword: 'additionalProperties',
@@ -3771,9 +3813,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err43];
+                      vErrors = [err44];
                     } else {
-                      vErrors.push(err43);
+                      vErrors.push(err44);
                     }
                     errors++;
                   }
@@ -3784,7 +3826,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid10 = false;
                   const _errs54 = errors;
                   if (data17 !== null) {
-                    const err44 = {
+                    const err45 = {
                       instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/0/type',
@@ -3793,9 +3835,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err44];
+                      vErrors = [err45];
                     } else {
-                      vErrors.push(err44);
+                      vErrors.push(err45);
                     }
                     errors++;
                   }
@@ -3805,7 +3847,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs56 = errors;
                     if (data17 && typeof data17 == 'object' && !Array.isArray(data17)) {
                       if (data17.type === undefined) {
-                        const err45 = {
+                        const err46 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
@@ -3814,14 +3856,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err45];
+                          vErrors = [err46];
                         } else {
-                          vErrors.push(err45);
+                          vErrors.push(err46);
                         }
                         errors++;
                       }
                       if (data17.id === undefined) {
-                        const err46 = {
+                        const err47 = {
                           instancePath: instancePath + '/data/relationships/prospect/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/required',
@@ -3830,15 +3872,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err46];
+                          vErrors = [err47];
                         } else {
-                          vErrors.push(err46);
+                          vErrors.push(err47);
                         }
                         errors++;
                       }
                       for (const key6 in data17) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err47 = {
+                          const err48 = {
                             instancePath: instancePath + '/data/relationships/prospect/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/additionalProperties',
@@ -3847,16 +3889,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err47];
+                            vErrors = [err48];
                           } else {
-                            vErrors.push(err47);
+                            vErrors.push(err48);
                           }
                           errors++;
                         }
                       }
                       if (data17.type !== undefined) {
                         if ('prospect' !== data17.type) {
-                          const err48 = {
+                          const err49 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/type/const',
@@ -3865,9 +3907,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err48];
+                            vErrors = [err49];
                           } else {
-                            vErrors.push(err48);
+                            vErrors.push(err49);
                           }
                           errors++;
                         }
@@ -3878,7 +3920,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid12 = false;
                         const _errs62 = errors;
                         if (!(typeof data19 == 'number' && !(data19 % 1) && !isNaN(data19) && isFinite(data19))) {
-                          const err49 = {
+                          const err50 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -3887,15 +3929,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err49];
+                            vErrors = [err50];
                           } else {
-                            vErrors.push(err49);
+                            vErrors.push(err50);
                           }
                           errors++;
                         }
                         if (typeof data19 == 'number' && isFinite(data19)) {
                           if (data19 > 9007199254740991 || isNaN(data19)) {
-                            const err50 = {
+                            const err51 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -3904,14 +3946,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err50];
+                              vErrors = [err51];
                             } else {
-                              vErrors.push(err50);
+                              vErrors.push(err51);
                             }
                             errors++;
                           }
                           if (data19 < 1 || isNaN(data19)) {
-                            const err51 = {
+                            const err52 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -3920,9 +3962,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err51];
+                              vErrors = [err52];
                             } else {
-                              vErrors.push(err51);
+                              vErrors.push(err52);
                             }
                             errors++;
                           }
@@ -3933,7 +3975,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs64 = errors;
                           if (typeof data19 === 'string') {
                             if (!pattern0.test(data19)) {
-                              const err52 = {
+                              const err53 = {
                                 instancePath: instancePath + '/data/relationships/prospect/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -3942,14 +3984,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err52];
+                                vErrors = [err53];
                               } else {
-                                vErrors.push(err52);
+                                vErrors.push(err53);
                               }
                               errors++;
                             }
                           } else {
-                            const err53 = {
+                            const err54 = {
                               instancePath: instancePath + '/data/relationships/prospect/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -3958,9 +4000,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err53];
+                              vErrors = [err54];
                             } else {
-                              vErrors.push(err53);
+                              vErrors.push(err54);
                             }
                             errors++;
                           }
@@ -3968,7 +4010,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid12 = valid12 || _valid4;
                         }
                         if (!valid12) {
-                          const err54 = {
+                          const err55 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/id/anyOf',
@@ -3977,9 +4019,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err54];
+                            vErrors = [err55];
                           } else {
-                            vErrors.push(err54);
+                            vErrors.push(err55);
                           }
                           errors++;
                         } else {
@@ -3996,7 +4038,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data17.meta !== undefined) {
                         let data20 = data17.meta;
                         if (!(data20 && typeof data20 == 'object' && !Array.isArray(data20))) {
-                          const err55 = {
+                          const err56 = {
                             instancePath: instancePath + '/data/relationships/prospect/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/properties/meta/type',
@@ -4005,15 +4047,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err55];
+                            vErrors = [err56];
                           } else {
-                            vErrors.push(err55);
+                            vErrors.push(err56);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err56 = {
+                      const err57 = {
                         instancePath: instancePath + '/data/relationships/prospect/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf/1/type',
@@ -4022,9 +4064,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err56];
+                        vErrors = [err57];
                       } else {
-                        vErrors.push(err56);
+                        vErrors.push(err57);
                       }
                       errors++;
                     }
@@ -4032,7 +4074,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid10 = valid10 || _valid3;
                   }
                   if (!valid10) {
-                    const err57 = {
+                    const err58 = {
                       instancePath: instancePath + '/data/relationships/prospect/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/prospect/properties/data/anyOf',
@@ -4041,9 +4083,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err57];
+                      vErrors = [err58];
                     } else {
-                      vErrors.push(err57);
+                      vErrors.push(err58);
                     }
                     errors++;
                   } else {
@@ -4060,7 +4102,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data16.meta !== undefined) {
                   let data21 = data16.meta;
                   if (!(data21 && typeof data21 == 'object' && !Array.isArray(data21))) {
-                    const err58 = {
+                    const err59 = {
                       instancePath: instancePath + '/data/relationships/prospect/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/prospect/properties/meta/type',
                       keyword: 'type',
@@ -4068,15 +4110,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err58];
+                      vErrors = [err59];
                     } else {
-                      vErrors.push(err58);
+                      vErrors.push(err59);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err59 = {
+                const err60 = {
                   instancePath: instancePath + '/data/relationships/prospect',
                   schemaPath: '#/properties/data/properties/relationships/properties/prospect/type',
                   keyword: 'type',
@@ -4084,9 +4126,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err59];
+                  vErrors = [err60];
                 } else {
-                  vErrors.push(err59);
+                  vErrors.push(err60);
                 }
                 errors++;
               }
@@ -4095,7 +4137,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data22 = data9.taskDisposition;
               if (data22 && typeof data22 == 'object' && !Array.isArray(data22)) {
                 if (data22.data === undefined) {
-                  const err60 = {
+                  const err61 = {
                     instancePath: instancePath + '/data/relationships/taskDisposition',
                     schemaPath: '#/properties/data/properties/relationships/properties/taskDisposition/required',
                     keyword: 'required',
@@ -4103,15 +4145,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err60];
+                    vErrors = [err61];
                   } else {
-                    vErrors.push(err60);
+                    vErrors.push(err61);
                   }
                   errors++;
                 }
                 for (const key7 in data22) {
                   if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err61 = {
+                    const err62 = {
                       instancePath: instancePath + '/data/relationships/taskDisposition',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskDisposition/additionalProperties',
@@ -4120,9 +4162,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err61];
+                      vErrors = [err62];
                     } else {
-                      vErrors.push(err61);
+                      vErrors.push(err62);
                     }
                     errors++;
                   }
@@ -4133,7 +4175,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid14 = false;
                   const _errs75 = errors;
                   if (data23 !== null) {
-                    const err62 = {
+                    const err63 = {
                       instancePath: instancePath + '/data/relationships/taskDisposition/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/0/type',
@@ -4142,9 +4184,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err62];
+                      vErrors = [err63];
                     } else {
-                      vErrors.push(err62);
+                      vErrors.push(err63);
                     }
                     errors++;
                   }
@@ -4154,7 +4196,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs77 = errors;
                     if (data23 && typeof data23 == 'object' && !Array.isArray(data23)) {
                       if (data23.type === undefined) {
-                        const err63 = {
+                        const err64 = {
                           instancePath: instancePath + '/data/relationships/taskDisposition/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/required',
@@ -4163,14 +4205,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err63];
+                          vErrors = [err64];
                         } else {
-                          vErrors.push(err63);
+                          vErrors.push(err64);
                         }
                         errors++;
                       }
                       if (data23.id === undefined) {
-                        const err64 = {
+                        const err65 = {
                           instancePath: instancePath + '/data/relationships/taskDisposition/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/required',
@@ -4179,15 +4221,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err64];
+                          vErrors = [err65];
                         } else {
-                          vErrors.push(err64);
+                          vErrors.push(err65);
                         }
                         errors++;
                       }
                       for (const key8 in data23) {
                         if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err65 = {
+                          const err66 = {
                             instancePath: instancePath + '/data/relationships/taskDisposition/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/additionalProperties',
@@ -4196,16 +4238,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err65];
+                            vErrors = [err66];
                           } else {
-                            vErrors.push(err65);
+                            vErrors.push(err66);
                           }
                           errors++;
                         }
                       }
                       if (data23.type !== undefined) {
                         if ('taskDisposition' !== data23.type) {
-                          const err66 = {
+                          const err67 = {
                             instancePath: instancePath + '/data/relationships/taskDisposition/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/type/const',
@@ -4214,9 +4256,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err66];
+                            vErrors = [err67];
                           } else {
-                            vErrors.push(err66);
+                            vErrors.push(err67);
                           }
                           errors++;
                         }
@@ -4227,7 +4269,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid16 = false;
                         const _errs83 = errors;
                         if (!(typeof data25 == 'number' && !(data25 % 1) && !isNaN(data25) && isFinite(data25))) {
-                          const err67 = {
+                          const err68 = {
                             instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -4236,15 +4278,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err67];
+                            vErrors = [err68];
                           } else {
-                            vErrors.push(err67);
+                            vErrors.push(err68);
                           }
                           errors++;
                         }
                         if (typeof data25 == 'number' && isFinite(data25)) {
                           if (data25 > 9007199254740991 || isNaN(data25)) {
-                            const err68 = {
+                            const err69 = {
                               instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -4253,14 +4295,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err68];
+                              vErrors = [err69];
                             } else {
-                              vErrors.push(err68);
+                              vErrors.push(err69);
                             }
                             errors++;
                           }
                           if (data25 < 1 || isNaN(data25)) {
-                            const err69 = {
+                            const err70 = {
                               instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -4269,9 +4311,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err69];
+                              vErrors = [err70];
                             } else {
-                              vErrors.push(err69);
+                              vErrors.push(err70);
                             }
                             errors++;
                           }
@@ -4282,7 +4324,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs85 = errors;
                           if (typeof data25 === 'string') {
                             if (!pattern0.test(data25)) {
-                              const err70 = {
+                              const err71 = {
                                 instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -4291,14 +4333,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err70];
+                                vErrors = [err71];
                               } else {
-                                vErrors.push(err70);
+                                vErrors.push(err71);
                               }
                               errors++;
                             }
                           } else {
-                            const err71 = {
+                            const err72 = {
                               instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -4307,9 +4349,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err71];
+                              vErrors = [err72];
                             } else {
-                              vErrors.push(err71);
+                              vErrors.push(err72);
                             }
                             errors++;
                           }
@@ -4317,7 +4359,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid16 = valid16 || _valid6;
                         }
                         if (!valid16) {
-                          const err72 = {
+                          const err73 = {
                             instancePath: instancePath + '/data/relationships/taskDisposition/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/id/anyOf',
@@ -4326,9 +4368,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err72];
+                            vErrors = [err73];
                           } else {
-                            vErrors.push(err72);
+                            vErrors.push(err73);
                           }
                           errors++;
                         } else {
@@ -4345,7 +4387,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data23.meta !== undefined) {
                         let data26 = data23.meta;
                         if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
-                          const err73 = {
+                          const err74 = {
                             instancePath: instancePath + '/data/relationships/taskDisposition/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/properties/meta/type',
@@ -4354,15 +4396,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err73];
+                            vErrors = [err74];
                           } else {
-                            vErrors.push(err73);
+                            vErrors.push(err74);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err74 = {
+                      const err75 = {
                         instancePath: instancePath + '/data/relationships/taskDisposition/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf/1/type',
@@ -4371,9 +4413,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err74];
+                        vErrors = [err75];
                       } else {
-                        vErrors.push(err74);
+                        vErrors.push(err75);
                       }
                       errors++;
                     }
@@ -4381,7 +4423,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid14 = valid14 || _valid5;
                   }
                   if (!valid14) {
-                    const err75 = {
+                    const err76 = {
                       instancePath: instancePath + '/data/relationships/taskDisposition/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskDisposition/properties/data/anyOf',
@@ -4390,9 +4432,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err75];
+                      vErrors = [err76];
                     } else {
-                      vErrors.push(err75);
+                      vErrors.push(err76);
                     }
                     errors++;
                   } else {
@@ -4409,7 +4451,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data22.meta !== undefined) {
                   let data27 = data22.meta;
                   if (!(data27 && typeof data27 == 'object' && !Array.isArray(data27))) {
-                    const err76 = {
+                    const err77 = {
                       instancePath: instancePath + '/data/relationships/taskDisposition/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskDisposition/properties/meta/type',
@@ -4418,15 +4460,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err76];
+                      vErrors = [err77];
                     } else {
-                      vErrors.push(err76);
+                      vErrors.push(err77);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err77 = {
+                const err78 = {
                   instancePath: instancePath + '/data/relationships/taskDisposition',
                   schemaPath: '#/properties/data/properties/relationships/properties/taskDisposition/type',
                   keyword: 'type',
@@ -4434,9 +4476,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err77];
+                  vErrors = [err78];
                 } else {
-                  vErrors.push(err77);
+                  vErrors.push(err78);
                 }
                 errors++;
               }
@@ -4445,7 +4487,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data28 = data9.taskPriority;
               if (data28 && typeof data28 == 'object' && !Array.isArray(data28)) {
                 if (data28.data === undefined) {
-                  const err78 = {
+                  const err79 = {
                     instancePath: instancePath + '/data/relationships/taskPriority',
                     schemaPath: '#/properties/data/properties/relationships/properties/taskPriority/required',
                     keyword: 'required',
@@ -4453,15 +4495,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err78];
+                    vErrors = [err79];
                   } else {
-                    vErrors.push(err78);
+                    vErrors.push(err79);
                   }
                   errors++;
                 }
                 for (const key9 in data28) {
                   if (!(key9 === 'data' || key9 === 'meta')) {
-                    const err79 = {
+                    const err80 = {
                       instancePath: instancePath + '/data/relationships/taskPriority',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskPriority/additionalProperties',
@@ -4470,9 +4512,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err79];
+                      vErrors = [err80];
                     } else {
-                      vErrors.push(err79);
+                      vErrors.push(err80);
                     }
                     errors++;
                   }
@@ -4483,7 +4525,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid18 = false;
                   const _errs96 = errors;
                   if (data29 !== null) {
-                    const err80 = {
+                    const err81 = {
                       instancePath: instancePath + '/data/relationships/taskPriority/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/0/type',
@@ -4492,9 +4534,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err80];
+                      vErrors = [err81];
                     } else {
-                      vErrors.push(err80);
+                      vErrors.push(err81);
                     }
                     errors++;
                   }
@@ -4504,7 +4546,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs98 = errors;
                     if (data29 && typeof data29 == 'object' && !Array.isArray(data29)) {
                       if (data29.type === undefined) {
-                        const err81 = {
+                        const err82 = {
                           instancePath: instancePath + '/data/relationships/taskPriority/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/required',
@@ -4513,14 +4555,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err81];
+                          vErrors = [err82];
                         } else {
-                          vErrors.push(err81);
+                          vErrors.push(err82);
                         }
                         errors++;
                       }
                       if (data29.id === undefined) {
-                        const err82 = {
+                        const err83 = {
                           instancePath: instancePath + '/data/relationships/taskPriority/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/required',
@@ -4529,15 +4571,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err82];
+                          vErrors = [err83];
                         } else {
-                          vErrors.push(err82);
+                          vErrors.push(err83);
                         }
                         errors++;
                       }
                       for (const key10 in data29) {
                         if (!(key10 === 'type' || key10 === 'id' || key10 === 'meta')) {
-                          const err83 = {
+                          const err84 = {
                             instancePath: instancePath + '/data/relationships/taskPriority/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/additionalProperties',
@@ -4546,16 +4588,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err83];
+                            vErrors = [err84];
                           } else {
-                            vErrors.push(err83);
+                            vErrors.push(err84);
                           }
                           errors++;
                         }
                       }
                       if (data29.type !== undefined) {
                         if ('taskPriority' !== data29.type) {
-                          const err84 = {
+                          const err85 = {
                             instancePath: instancePath + '/data/relationships/taskPriority/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/type/const',
@@ -4564,9 +4606,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err84];
+                            vErrors = [err85];
                           } else {
-                            vErrors.push(err84);
+                            vErrors.push(err85);
                           }
                           errors++;
                         }
@@ -4577,7 +4619,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid20 = false;
                         const _errs104 = errors;
                         if (!(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31))) {
-                          const err85 = {
+                          const err86 = {
                             instancePath: instancePath + '/data/relationships/taskPriority/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -4586,15 +4628,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err85];
+                            vErrors = [err86];
                           } else {
-                            vErrors.push(err85);
+                            vErrors.push(err86);
                           }
                           errors++;
                         }
                         if (typeof data31 == 'number' && isFinite(data31)) {
                           if (data31 > 9007199254740991 || isNaN(data31)) {
-                            const err86 = {
+                            const err87 = {
                               instancePath: instancePath + '/data/relationships/taskPriority/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -4603,14 +4645,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err86];
+                              vErrors = [err87];
                             } else {
-                              vErrors.push(err86);
+                              vErrors.push(err87);
                             }
                             errors++;
                           }
                           if (data31 < 1 || isNaN(data31)) {
-                            const err87 = {
+                            const err88 = {
                               instancePath: instancePath + '/data/relationships/taskPriority/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -4619,9 +4661,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err87];
+                              vErrors = [err88];
                             } else {
-                              vErrors.push(err87);
+                              vErrors.push(err88);
                             }
                             errors++;
                           }
@@ -4632,7 +4674,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs106 = errors;
                           if (typeof data31 === 'string') {
                             if (!pattern0.test(data31)) {
-                              const err88 = {
+                              const err89 = {
                                 instancePath: instancePath + '/data/relationships/taskPriority/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -4641,14 +4683,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err88];
+                                vErrors = [err89];
                               } else {
-                                vErrors.push(err88);
+                                vErrors.push(err89);
                               }
                               errors++;
                             }
                           } else {
-                            const err89 = {
+                            const err90 = {
                               instancePath: instancePath + '/data/relationships/taskPriority/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -4657,9 +4699,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err89];
+                              vErrors = [err90];
                             } else {
-                              vErrors.push(err89);
+                              vErrors.push(err90);
                             }
                             errors++;
                           }
@@ -4667,7 +4709,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid20 = valid20 || _valid8;
                         }
                         if (!valid20) {
-                          const err90 = {
+                          const err91 = {
                             instancePath: instancePath + '/data/relationships/taskPriority/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/id/anyOf',
@@ -4676,9 +4718,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err90];
+                            vErrors = [err91];
                           } else {
-                            vErrors.push(err90);
+                            vErrors.push(err91);
                           }
                           errors++;
                         } else {
@@ -4695,7 +4737,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data29.meta !== undefined) {
                         let data32 = data29.meta;
                         if (!(data32 && typeof data32 == 'object' && !Array.isArray(data32))) {
-                          const err91 = {
+                          const err92 = {
                             instancePath: instancePath + '/data/relationships/taskPriority/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/properties/meta/type',
@@ -4704,15 +4746,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err91];
+                            vErrors = [err92];
                           } else {
-                            vErrors.push(err91);
+                            vErrors.push(err92);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err92 = {
+                      const err93 = {
                         instancePath: instancePath + '/data/relationships/taskPriority/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf/1/type',
@@ -4721,9 +4763,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err92];
+                        vErrors = [err93];
                       } else {
-                        vErrors.push(err92);
+                        vErrors.push(err93);
                       }
                       errors++;
                     }
@@ -4731,7 +4773,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid18 = valid18 || _valid7;
                   }
                   if (!valid18) {
-                    const err93 = {
+                    const err94 = {
                       instancePath: instancePath + '/data/relationships/taskPriority/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskPriority/properties/data/anyOf',
@@ -4740,9 +4782,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err93];
+                      vErrors = [err94];
                     } else {
-                      vErrors.push(err93);
+                      vErrors.push(err94);
                     }
                     errors++;
                   } else {
@@ -4759,7 +4801,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data28.meta !== undefined) {
                   let data33 = data28.meta;
                   if (!(data33 && typeof data33 == 'object' && !Array.isArray(data33))) {
-                    const err94 = {
+                    const err95 = {
                       instancePath: instancePath + '/data/relationships/taskPriority/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskPriority/properties/meta/type',
@@ -4768,15 +4810,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err94];
+                      vErrors = [err95];
                     } else {
-                      vErrors.push(err94);
+                      vErrors.push(err95);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err95 = {
+                const err96 = {
                   instancePath: instancePath + '/data/relationships/taskPriority',
                   schemaPath: '#/properties/data/properties/relationships/properties/taskPriority/type',
                   keyword: 'type',
@@ -4784,9 +4826,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err95];
+                  vErrors = [err96];
                 } else {
-                  vErrors.push(err95);
+                  vErrors.push(err96);
                 }
                 errors++;
               }
@@ -4795,7 +4837,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data34 = data9.taskPurpose;
               if (data34 && typeof data34 == 'object' && !Array.isArray(data34)) {
                 if (data34.data === undefined) {
-                  const err96 = {
+                  const err97 = {
                     instancePath: instancePath + '/data/relationships/taskPurpose',
                     schemaPath: '#/properties/data/properties/relationships/properties/taskPurpose/required',
                     keyword: 'required',
@@ -4803,15 +4845,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err96];
+                    vErrors = [err97];
                   } else {
-                    vErrors.push(err96);
+                    vErrors.push(err97);
                   }
                   errors++;
                 }
                 for (const key11 in data34) {
                   if (!(key11 === 'data' || key11 === 'meta')) {
-                    const err97 = {
+                    const err98 = {
                       instancePath: instancePath + '/data/relationships/taskPurpose',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskPurpose/additionalProperties',
@@ -4820,9 +4862,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err97];
+                      vErrors = [err98];
                     } else {
-                      vErrors.push(err97);
+                      vErrors.push(err98);
                     }
                     errors++;
                   }
@@ -4833,7 +4875,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid22 = false;
                   const _errs117 = errors;
                   if (data35 !== null) {
-                    const err98 = {
+                    const err99 = {
                       instancePath: instancePath + '/data/relationships/taskPurpose/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/0/type',
@@ -4842,9 +4884,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err98];
+                      vErrors = [err99];
                     } else {
-                      vErrors.push(err98);
+                      vErrors.push(err99);
                     }
                     errors++;
                   }
@@ -4854,7 +4896,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs119 = errors;
                     if (data35 && typeof data35 == 'object' && !Array.isArray(data35)) {
                       if (data35.type === undefined) {
-                        const err99 = {
+                        const err100 = {
                           instancePath: instancePath + '/data/relationships/taskPurpose/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/required',
@@ -4863,14 +4905,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err99];
+                          vErrors = [err100];
                         } else {
-                          vErrors.push(err99);
+                          vErrors.push(err100);
                         }
                         errors++;
                       }
                       if (data35.id === undefined) {
-                        const err100 = {
+                        const err101 = {
                           instancePath: instancePath + '/data/relationships/taskPurpose/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/required',
@@ -4879,15 +4921,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err100];
+                          vErrors = [err101];
                         } else {
-                          vErrors.push(err100);
+                          vErrors.push(err101);
                         }
                         errors++;
                       }
                       for (const key12 in data35) {
                         if (!(key12 === 'type' || key12 === 'id' || key12 === 'meta')) {
-                          const err101 = {
+                          const err102 = {
                             instancePath: instancePath + '/data/relationships/taskPurpose/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/additionalProperties',
@@ -4896,16 +4938,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err101];
+                            vErrors = [err102];
                           } else {
-                            vErrors.push(err101);
+                            vErrors.push(err102);
                           }
                           errors++;
                         }
                       }
                       if (data35.type !== undefined) {
                         if ('taskPurpose' !== data35.type) {
-                          const err102 = {
+                          const err103 = {
                             instancePath: instancePath + '/data/relationships/taskPurpose/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/type/const',
@@ -4914,9 +4956,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err102];
+                            vErrors = [err103];
                           } else {
-                            vErrors.push(err102);
+                            vErrors.push(err103);
                           }
                           errors++;
                         }
@@ -4927,7 +4969,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid24 = false;
                         const _errs125 = errors;
                         if (!(typeof data37 == 'number' && !(data37 % 1) && !isNaN(data37) && isFinite(data37))) {
-                          const err103 = {
+                          const err104 = {
                             instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -4936,15 +4978,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err103];
+                            vErrors = [err104];
                           } else {
-                            vErrors.push(err103);
+                            vErrors.push(err104);
                           }
                           errors++;
                         }
                         if (typeof data37 == 'number' && isFinite(data37)) {
                           if (data37 > 9007199254740991 || isNaN(data37)) {
-                            const err104 = {
+                            const err105 = {
                               instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -4953,14 +4995,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err104];
+                              vErrors = [err105];
                             } else {
-                              vErrors.push(err104);
+                              vErrors.push(err105);
                             }
                             errors++;
                           }
                           if (data37 < 1 || isNaN(data37)) {
-                            const err105 = {
+                            const err106 = {
                               instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -4969,9 +5011,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err105];
+                              vErrors = [err106];
                             } else {
-                              vErrors.push(err105);
+                              vErrors.push(err106);
                             }
                             errors++;
                           }
@@ -4982,7 +5024,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs127 = errors;
                           if (typeof data37 === 'string') {
                             if (!pattern0.test(data37)) {
-                              const err106 = {
+                              const err107 = {
                                 instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -4991,14 +5033,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err106];
+                                vErrors = [err107];
                               } else {
-                                vErrors.push(err106);
+                                vErrors.push(err107);
                               }
                               errors++;
                             }
                           } else {
-                            const err107 = {
+                            const err108 = {
                               instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -5007,9 +5049,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err107];
+                              vErrors = [err108];
                             } else {
-                              vErrors.push(err107);
+                              vErrors.push(err108);
                             }
                             errors++;
                           }
@@ -5017,7 +5059,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid24 = valid24 || _valid10;
                         }
                         if (!valid24) {
-                          const err108 = {
+                          const err109 = {
                             instancePath: instancePath + '/data/relationships/taskPurpose/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/id/anyOf',
@@ -5026,9 +5068,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err108];
+                            vErrors = [err109];
                           } else {
-                            vErrors.push(err108);
+                            vErrors.push(err109);
                           }
                           errors++;
                         } else {
@@ -5045,7 +5087,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data35.meta !== undefined) {
                         let data38 = data35.meta;
                         if (!(data38 && typeof data38 == 'object' && !Array.isArray(data38))) {
-                          const err109 = {
+                          const err110 = {
                             instancePath: instancePath + '/data/relationships/taskPurpose/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/properties/meta/type',
@@ -5054,15 +5096,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err109];
+                            vErrors = [err110];
                           } else {
-                            vErrors.push(err109);
+                            vErrors.push(err110);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err110 = {
+                      const err111 = {
                         instancePath: instancePath + '/data/relationships/taskPurpose/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf/1/type',
@@ -5071,9 +5113,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err110];
+                        vErrors = [err111];
                       } else {
-                        vErrors.push(err110);
+                        vErrors.push(err111);
                       }
                       errors++;
                     }
@@ -5081,7 +5123,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid22 = valid22 || _valid9;
                   }
                   if (!valid22) {
-                    const err111 = {
+                    const err112 = {
                       instancePath: instancePath + '/data/relationships/taskPurpose/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskPurpose/properties/data/anyOf',
@@ -5090,9 +5132,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err111];
+                      vErrors = [err112];
                     } else {
-                      vErrors.push(err111);
+                      vErrors.push(err112);
                     }
                     errors++;
                   } else {
@@ -5109,7 +5151,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data34.meta !== undefined) {
                   let data39 = data34.meta;
                   if (!(data39 && typeof data39 == 'object' && !Array.isArray(data39))) {
-                    const err112 = {
+                    const err113 = {
                       instancePath: instancePath + '/data/relationships/taskPurpose/meta',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/taskPurpose/properties/meta/type',
@@ -5118,15 +5160,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err112];
+                      vErrors = [err113];
                     } else {
-                      vErrors.push(err112);
+                      vErrors.push(err113);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err113 = {
+                const err114 = {
                   instancePath: instancePath + '/data/relationships/taskPurpose',
                   schemaPath: '#/properties/data/properties/relationships/properties/taskPurpose/type',
                   keyword: 'type',
@@ -5134,9 +5176,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err113];
+                  vErrors = [err114];
                 } else {
-                  vErrors.push(err113);
+                  vErrors.push(err114);
                 }
                 errors++;
               }
@@ -5145,7 +5187,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data40 = data9.template;
               if (data40 && typeof data40 == 'object' && !Array.isArray(data40)) {
                 if (data40.data === undefined) {
-                  const err114 = {
+                  const err115 = {
                     instancePath: instancePath + '/data/relationships/template',
                     schemaPath: '#/properties/data/properties/relationships/properties/template/required',
                     keyword: 'required',
@@ -5153,15 +5195,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err114];
+                    vErrors = [err115];
                   } else {
-                    vErrors.push(err114);
+                    vErrors.push(err115);
                   }
                   errors++;
                 }
                 for (const key13 in data40) {
                   if (!(key13 === 'data' || key13 === 'meta')) {
-                    const err115 = {
+                    const err116 = {
                       instancePath: instancePath + '/data/relationships/template',
                       schemaPath: '#/properties/data/properties/relationships/properties/template/additionalProperties',
                       keyword: 'additionalProperties',
@@ -5169,9 +5211,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err115];
+                      vErrors = [err116];
                     } else {
-                      vErrors.push(err115);
+                      vErrors.push(err116);
                     }
                     errors++;
                   }
@@ -5182,7 +5224,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid26 = false;
                   const _errs138 = errors;
                   if (data41 !== null) {
-                    const err116 = {
+                    const err117 = {
                       instancePath: instancePath + '/data/relationships/template/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/0/type',
@@ -5191,9 +5233,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err116];
+                      vErrors = [err117];
                     } else {
-                      vErrors.push(err116);
+                      vErrors.push(err117);
                     }
                     errors++;
                   }
@@ -5203,7 +5245,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs140 = errors;
                     if (data41 && typeof data41 == 'object' && !Array.isArray(data41)) {
                       if (data41.type === undefined) {
-                        const err117 = {
+                        const err118 = {
                           instancePath: instancePath + '/data/relationships/template/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
@@ -5212,14 +5254,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err117];
+                          vErrors = [err118];
                         } else {
-                          vErrors.push(err117);
+                          vErrors.push(err118);
                         }
                         errors++;
                       }
                       if (data41.id === undefined) {
-                        const err118 = {
+                        const err119 = {
                           instancePath: instancePath + '/data/relationships/template/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/required',
@@ -5228,15 +5270,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err118];
+                          vErrors = [err119];
                         } else {
-                          vErrors.push(err118);
+                          vErrors.push(err119);
                         }
                         errors++;
                       }
                       for (const key14 in data41) {
                         if (!(key14 === 'type' || key14 === 'id' || key14 === 'meta')) {
-                          const err119 = {
+                          const err120 = {
                             instancePath: instancePath + '/data/relationships/template/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/additionalProperties',
@@ -5245,16 +5287,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err119];
+                            vErrors = [err120];
                           } else {
-                            vErrors.push(err119);
+                            vErrors.push(err120);
                           }
                           errors++;
                         }
                       }
                       if (data41.type !== undefined) {
                         if ('template' !== data41.type) {
-                          const err120 = {
+                          const err121 = {
                             instancePath: instancePath + '/data/relationships/template/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/type/const',
@@ -5263,9 +5305,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err120];
+                            vErrors = [err121];
                           } else {
-                            vErrors.push(err120);
+                            vErrors.push(err121);
                           }
                           errors++;
                         }
@@ -5276,7 +5318,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid28 = false;
                         const _errs146 = errors;
                         if (!(typeof data43 == 'number' && !(data43 % 1) && !isNaN(data43) && isFinite(data43))) {
-                          const err121 = {
+                          const err122 = {
                             instancePath: instancePath + '/data/relationships/template/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -5285,15 +5327,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err121];
+                            vErrors = [err122];
                           } else {
-                            vErrors.push(err121);
+                            vErrors.push(err122);
                           }
                           errors++;
                         }
                         if (typeof data43 == 'number' && isFinite(data43)) {
                           if (data43 > 9007199254740991 || isNaN(data43)) {
-                            const err122 = {
+                            const err123 = {
                               instancePath: instancePath + '/data/relationships/template/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -5302,14 +5344,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err122];
+                              vErrors = [err123];
                             } else {
-                              vErrors.push(err122);
+                              vErrors.push(err123);
                             }
                             errors++;
                           }
                           if (data43 < 1 || isNaN(data43)) {
-                            const err123 = {
+                            const err124 = {
                               instancePath: instancePath + '/data/relationships/template/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -5318,9 +5360,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err123];
+                              vErrors = [err124];
                             } else {
-                              vErrors.push(err123);
+                              vErrors.push(err124);
                             }
                             errors++;
                           }
@@ -5331,7 +5373,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs148 = errors;
                           if (typeof data43 === 'string') {
                             if (!pattern0.test(data43)) {
-                              const err124 = {
+                              const err125 = {
                                 instancePath: instancePath + '/data/relationships/template/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -5340,14 +5382,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err124];
+                                vErrors = [err125];
                               } else {
-                                vErrors.push(err124);
+                                vErrors.push(err125);
                               }
                               errors++;
                             }
                           } else {
-                            const err125 = {
+                            const err126 = {
                               instancePath: instancePath + '/data/relationships/template/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -5356,9 +5398,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err125];
+                              vErrors = [err126];
                             } else {
-                              vErrors.push(err125);
+                              vErrors.push(err126);
                             }
                             errors++;
                           }
@@ -5366,7 +5408,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid28 = valid28 || _valid12;
                         }
                         if (!valid28) {
-                          const err126 = {
+                          const err127 = {
                             instancePath: instancePath + '/data/relationships/template/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/id/anyOf',
@@ -5375,9 +5417,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err126];
+                            vErrors = [err127];
                           } else {
-                            vErrors.push(err126);
+                            vErrors.push(err127);
                           }
                           errors++;
                         } else {
@@ -5394,7 +5436,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data41.meta !== undefined) {
                         let data44 = data41.meta;
                         if (!(data44 && typeof data44 == 'object' && !Array.isArray(data44))) {
-                          const err127 = {
+                          const err128 = {
                             instancePath: instancePath + '/data/relationships/template/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/properties/meta/type',
@@ -5403,15 +5445,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err127];
+                            vErrors = [err128];
                           } else {
-                            vErrors.push(err127);
+                            vErrors.push(err128);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err128 = {
+                      const err129 = {
                         instancePath: instancePath + '/data/relationships/template/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/template/properties/data/anyOf/1/type',
@@ -5420,9 +5462,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err128];
+                        vErrors = [err129];
                       } else {
-                        vErrors.push(err128);
+                        vErrors.push(err129);
                       }
                       errors++;
                     }
@@ -5430,7 +5472,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid26 = valid26 || _valid11;
                   }
                   if (!valid26) {
-                    const err129 = {
+                    const err130 = {
                       instancePath: instancePath + '/data/relationships/template/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/template/properties/data/anyOf',
@@ -5439,9 +5481,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err129];
+                      vErrors = [err130];
                     } else {
-                      vErrors.push(err129);
+                      vErrors.push(err130);
                     }
                     errors++;
                   } else {
@@ -5458,7 +5500,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data40.meta !== undefined) {
                   let data45 = data40.meta;
                   if (!(data45 && typeof data45 == 'object' && !Array.isArray(data45))) {
-                    const err130 = {
+                    const err131 = {
                       instancePath: instancePath + '/data/relationships/template/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/template/properties/meta/type',
                       keyword: 'type',
@@ -5466,15 +5508,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err130];
+                      vErrors = [err131];
                     } else {
-                      vErrors.push(err130);
+                      vErrors.push(err131);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err131 = {
+                const err132 = {
                   instancePath: instancePath + '/data/relationships/template',
                   schemaPath: '#/properties/data/properties/relationships/properties/template/type',
                   keyword: 'type',
@@ -5482,35 +5524,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err131];
+                  vErrors = [err132];
                 } else {
-                  vErrors.push(err131);
+                  vErrors.push(err132);
                 }
                 errors++;
               }
             }
           } else {
-            const err132 = {
+            const err133 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err132];
-            } else {
-              vErrors.push(err132);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data46 = data0.meta;
-          if (!(data46 && typeof data46 == 'object' && !Array.isArray(data46))) {
-            const err133 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -5523,12 +5547,12 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data0.links !== undefined) {
-          let data47 = data0.links;
-          if (!(data47 && typeof data47 == 'object' && !Array.isArray(data47))) {
+        if (data0.meta !== undefined) {
+          let data46 = data0.meta;
+          if (!(data46 && typeof data46 == 'object' && !Array.isArray(data46))) {
             const err134 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -5541,8 +5565,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.links !== undefined) {
+          let data47 = data0.links;
+          if (!(data47 && typeof data47 == 'object' && !Array.isArray(data47))) {
+            const err135 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err135];
+            } else {
+              vErrors.push(err135);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err135 = {
+        const err136 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -5550,15 +5592,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err135];
+          vErrors = [err136];
         } else {
-          vErrors.push(err135);
+          vErrors.push(err136);
         }
         errors++;
       }
     }
   } else {
-    const err136 = {
+    const err137 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -5566,9 +5608,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err136];
+      vErrors = [err137];
     } else {
-      vErrors.push(err136);
+      vErrors.push(err137);
     }
     errors++;
   }

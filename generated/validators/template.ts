@@ -26,7 +26,7 @@ const schema11 = {
             bodyHtml: { type: ['string', 'null'], maxLength: 32000 },
             ccRecipients: { type: ['array', 'null'], items: { type: 'string', maxLength: 255 }, maxItems: 1000 },
             name: { type: ['string', 'null'], maxLength: 255 },
-            shareType: { type: ['string', 'null'] },
+            shareType: { type: ['string', 'null'], enum: ['private', 'read_only', 'shared', null] },
             subject: { type: ['string', 'null'], maxLength: 255 },
             tags: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
             toRecipients: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
@@ -404,16 +404,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.subject !== undefined) {
-              let data11 = data2.subject;
-              if (typeof data11 !== 'string' && data11 !== null) {
+              if (!(data10 === 'private' || data10 === 'read_only' || data10 === 'shared' || data10 === null)) {
                 const err18 = {
-                  instancePath: instancePath + '/data/attributes/subject',
-                  schemaPath: '#/properties/data/properties/attributes/properties/subject/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.subject.type },
-                  message: 'must be string,null',
+                  instancePath: instancePath + '/data/attributes/shareType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/shareType/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.data.properties.attributes.properties.shareType.enum },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err18];
@@ -422,9 +419,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data2.subject !== undefined) {
+              let data11 = data2.subject;
+              if (typeof data11 !== 'string' && data11 !== null) {
+                const err19 = {
+                  instancePath: instancePath + '/data/attributes/subject',
+                  schemaPath: '#/properties/data/properties/attributes/properties/subject/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.subject.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err19];
+                } else {
+                  vErrors.push(err19);
+                }
+                errors++;
+              }
               if (typeof data11 === 'string') {
                 if (func3(data11) > 255) {
-                  const err19 = {
+                  const err20 = {
                     instancePath: instancePath + '/data/attributes/subject',
                     schemaPath: '#/properties/data/properties/attributes/properties/subject/maxLength',
                     keyword: 'maxLength',
@@ -432,9 +447,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err19];
+                    vErrors = [err20];
                   } else {
-                    vErrors.push(err19);
+                    vErrors.push(err20);
                   }
                   errors++;
                 }
@@ -443,7 +458,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.tags !== undefined) {
               let data12 = data2.tags;
               if (!Array.isArray(data12) && data12 !== null) {
-                const err20 = {
+                const err21 = {
                   instancePath: instancePath + '/data/attributes/tags',
                   schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
                   keyword: 'type',
@@ -451,15 +466,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be array,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err20];
+                  vErrors = [err21];
                 } else {
-                  vErrors.push(err20);
+                  vErrors.push(err21);
                 }
                 errors++;
               }
               if (Array.isArray(data12)) {
                 if (data12.length > 1000) {
-                  const err21 = {
+                  const err22 = {
                     instancePath: instancePath + '/data/attributes/tags',
                     schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
                     keyword: 'maxItems',
@@ -467,16 +482,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err21];
+                    vErrors = [err22];
                   } else {
-                    vErrors.push(err21);
+                    vErrors.push(err22);
                   }
                   errors++;
                 }
                 const len2 = data12.length;
                 for (let i2 = 0; i2 < len2; i2++) {
                   if (typeof data12[i2] !== 'string') {
-                    const err22 = {
+                    const err23 = {
                       instancePath: instancePath + '/data/attributes/tags/' + i2,
                       schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
                       keyword: 'type',
@@ -484,9 +499,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err22];
+                      vErrors = [err23];
                     } else {
-                      vErrors.push(err22);
+                      vErrors.push(err23);
                     }
                     errors++;
                   }
@@ -496,7 +511,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.toRecipients !== undefined) {
               let data14 = data2.toRecipients;
               if (!Array.isArray(data14) && data14 !== null) {
-                const err23 = {
+                const err24 = {
                   instancePath: instancePath + '/data/attributes/toRecipients',
                   schemaPath: '#/properties/data/properties/attributes/properties/toRecipients/type',
                   keyword: 'type',
@@ -504,15 +519,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be array,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err23];
+                  vErrors = [err24];
                 } else {
-                  vErrors.push(err23);
+                  vErrors.push(err24);
                 }
                 errors++;
               }
               if (Array.isArray(data14)) {
                 if (data14.length > 1000) {
-                  const err24 = {
+                  const err25 = {
                     instancePath: instancePath + '/data/attributes/toRecipients',
                     schemaPath: '#/properties/data/properties/attributes/properties/toRecipients/maxItems',
                     keyword: 'maxItems',
@@ -520,16 +535,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err24];
+                    vErrors = [err25];
                   } else {
-                    vErrors.push(err24);
+                    vErrors.push(err25);
                   }
                   errors++;
                 }
                 const len3 = data14.length;
                 for (let i3 = 0; i3 < len3; i3++) {
                   if (typeof data14[i3] !== 'string') {
-                    const err25 = {
+                    const err26 = {
                       instancePath: instancePath + '/data/attributes/toRecipients/' + i3,
                       schemaPath: '#/properties/data/properties/attributes/properties/toRecipients/items/type',
                       keyword: 'type',
@@ -537,9 +552,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err25];
+                      vErrors = [err26];
                     } else {
-                      vErrors.push(err25);
+                      vErrors.push(err26);
                     }
                     errors++;
                   }
@@ -549,29 +564,11 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.trackLinks !== undefined) {
               let data16 = data2.trackLinks;
               if (typeof data16 !== 'boolean' && data16 !== null) {
-                const err26 = {
+                const err27 = {
                   instancePath: instancePath + '/data/attributes/trackLinks',
                   schemaPath: '#/properties/data/properties/attributes/properties/trackLinks/type',
                   keyword: 'type',
                   params: { type: schema11.properties.data.properties.attributes.properties.trackLinks.type },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err26];
-                } else {
-                  vErrors.push(err26);
-                }
-                errors++;
-              }
-            }
-            if (data2.trackOpens !== undefined) {
-              let data17 = data2.trackOpens;
-              if (typeof data17 !== 'boolean' && data17 !== null) {
-                const err27 = {
-                  instancePath: instancePath + '/data/attributes/trackOpens',
-                  schemaPath: '#/properties/data/properties/attributes/properties/trackOpens/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.trackOpens.type },
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
@@ -582,8 +579,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data2.trackOpens !== undefined) {
+              let data17 = data2.trackOpens;
+              if (typeof data17 !== 'boolean' && data17 !== null) {
+                const err28 = {
+                  instancePath: instancePath + '/data/attributes/trackOpens',
+                  schemaPath: '#/properties/data/properties/attributes/properties/trackOpens/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.trackOpens.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err28 = {
+            const err29 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -591,9 +606,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err28];
+              vErrors = [err29];
             } else {
-              vErrors.push(err28);
+              vErrors.push(err29);
             }
             errors++;
           }
@@ -603,7 +618,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           if (data18 && typeof data18 == 'object' && !Array.isArray(data18)) {
             for (const key2 in data18) {
               if (!(key2 === 'owner')) {
-                const err29 = {
+                const err30 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -611,9 +626,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err29];
+                  vErrors = [err30];
                 } else {
-                  vErrors.push(err29);
+                  vErrors.push(err30);
                 }
                 errors++;
               }
@@ -622,7 +637,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data19 = data18.owner;
               if (data19 && typeof data19 == 'object' && !Array.isArray(data19)) {
                 if (data19.data === undefined) {
-                  const err30 = {
+                  const err31 = {
                     instancePath: instancePath + '/data/relationships/owner',
                     schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
                     keyword: 'required',
@@ -630,15 +645,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err30];
+                    vErrors = [err31];
                   } else {
-                    vErrors.push(err30);
+                    vErrors.push(err31);
                   }
                   errors++;
                 }
                 for (const key3 in data19) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err31 = {
+                    const err32 = {
                       instancePath: instancePath + '/data/relationships/owner',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
                       keyword: 'additionalProperties',
@@ -646,9 +661,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err31];
+                      vErrors = [err32];
                     } else {
-                      vErrors.push(err31);
+                      vErrors.push(err32);
                     }
                     errors++;
                   }
@@ -659,7 +674,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid13 = false;
                   const _errs47 = errors;
                   if (data20 !== null) {
-                    const err32 = {
+                    const err33 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
@@ -668,9 +683,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err32];
+                      vErrors = [err33];
                     } else {
-                      vErrors.push(err32);
+                      vErrors.push(err33);
                     }
                     errors++;
                   }
@@ -680,7 +695,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs49 = errors;
                     if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
                       if (data20.type === undefined) {
-                        const err33 = {
+                        const err34 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -689,14 +704,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err33];
+                          vErrors = [err34];
                         } else {
-                          vErrors.push(err33);
+                          vErrors.push(err34);
                         }
                         errors++;
                       }
                       if (data20.id === undefined) {
-                        const err34 = {
+                        const err35 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -705,15 +720,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err34];
+                          vErrors = [err35];
                         } else {
-                          vErrors.push(err34);
+                          vErrors.push(err35);
                         }
                         errors++;
                       }
                       for (const key4 in data20) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err35 = {
+                          const err36 = {
                             instancePath: instancePath + '/data/relationships/owner/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
@@ -722,16 +737,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err35];
+                            vErrors = [err36];
                           } else {
-                            vErrors.push(err35);
+                            vErrors.push(err36);
                           }
                           errors++;
                         }
                       }
                       if (data20.type !== undefined) {
                         if ('user' !== data20.type) {
-                          const err36 = {
+                          const err37 = {
                             instancePath: instancePath + '/data/relationships/owner/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
@@ -740,9 +755,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err36];
+                            vErrors = [err37];
                           } else {
-                            vErrors.push(err36);
+                            vErrors.push(err37);
                           }
                           errors++;
                         }
@@ -753,7 +768,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid15 = false;
                         const _errs55 = errors;
                         if (!(typeof data22 == 'number' && !(data22 % 1) && !isNaN(data22) && isFinite(data22))) {
-                          const err37 = {
+                          const err38 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -762,15 +777,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err37];
+                            vErrors = [err38];
                           } else {
-                            vErrors.push(err37);
+                            vErrors.push(err38);
                           }
                           errors++;
                         }
                         if (typeof data22 == 'number' && isFinite(data22)) {
                           if (data22 > 9007199254740991 || isNaN(data22)) {
-                            const err38 = {
+                            const err39 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -779,14 +794,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err38];
+                              vErrors = [err39];
                             } else {
-                              vErrors.push(err38);
+                              vErrors.push(err39);
                             }
                             errors++;
                           }
                           if (data22 < 1 || isNaN(data22)) {
-                            const err39 = {
+                            const err40 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -795,9 +810,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err39];
+                              vErrors = [err40];
                             } else {
-                              vErrors.push(err39);
+                              vErrors.push(err40);
                             }
                             errors++;
                           }
@@ -808,7 +823,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs57 = errors;
                           if (typeof data22 === 'string') {
                             if (!pattern0.test(data22)) {
-                              const err40 = {
+                              const err41 = {
                                 instancePath: instancePath + '/data/relationships/owner/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -817,14 +832,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err40];
+                                vErrors = [err41];
                               } else {
-                                vErrors.push(err40);
+                                vErrors.push(err41);
                               }
                               errors++;
                             }
                           } else {
-                            const err41 = {
+                            const err42 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -833,9 +848,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err41];
+                              vErrors = [err42];
                             } else {
-                              vErrors.push(err41);
+                              vErrors.push(err42);
                             }
                             errors++;
                           }
@@ -843,7 +858,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid15 = valid15 || _valid1;
                         }
                         if (!valid15) {
-                          const err42 = {
+                          const err43 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
@@ -852,9 +867,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err42];
+                            vErrors = [err43];
                           } else {
-                            vErrors.push(err42);
+                            vErrors.push(err43);
                           }
                           errors++;
                         } else {
@@ -871,7 +886,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data20.meta !== undefined) {
                         let data23 = data20.meta;
                         if (!(data23 && typeof data23 == 'object' && !Array.isArray(data23))) {
-                          const err43 = {
+                          const err44 = {
                             instancePath: instancePath + '/data/relationships/owner/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
@@ -880,15 +895,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err43];
+                            vErrors = [err44];
                           } else {
-                            vErrors.push(err43);
+                            vErrors.push(err44);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err44 = {
+                      const err45 = {
                         instancePath: instancePath + '/data/relationships/owner/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
@@ -897,9 +912,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err44];
+                        vErrors = [err45];
                       } else {
-                        vErrors.push(err44);
+                        vErrors.push(err45);
                       }
                       errors++;
                     }
@@ -907,7 +922,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid13 = valid13 || _valid0;
                   }
                   if (!valid13) {
-                    const err45 = {
+                    const err46 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -915,9 +930,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err45];
+                      vErrors = [err46];
                     } else {
-                      vErrors.push(err45);
+                      vErrors.push(err46);
                     }
                     errors++;
                   } else {
@@ -934,7 +949,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data19.meta !== undefined) {
                   let data24 = data19.meta;
                   if (!(data24 && typeof data24 == 'object' && !Array.isArray(data24))) {
-                    const err46 = {
+                    const err47 = {
                       instancePath: instancePath + '/data/relationships/owner/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
                       keyword: 'type',
@@ -942,15 +957,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err46];
+                      vErrors = [err47];
                     } else {
-                      vErrors.push(err46);
+                      vErrors.push(err47);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err47 = {
+                const err48 = {
                   instancePath: instancePath + '/data/relationships/owner',
                   schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
                   keyword: 'type',
@@ -958,35 +973,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err47];
+                  vErrors = [err48];
                 } else {
-                  vErrors.push(err47);
+                  vErrors.push(err48);
                 }
                 errors++;
               }
             }
           } else {
-            const err48 = {
+            const err49 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err48];
-            } else {
-              vErrors.push(err48);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data25 = data0.meta;
-          if (!(data25 && typeof data25 == 'object' && !Array.isArray(data25))) {
-            const err49 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -999,12 +996,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data0.links !== undefined) {
-          let data26 = data0.links;
-          if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
+        if (data0.meta !== undefined) {
+          let data25 = data0.meta;
+          if (!(data25 && typeof data25 == 'object' && !Array.isArray(data25))) {
             const err50 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -1017,8 +1014,26 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.links !== undefined) {
+          let data26 = data0.links;
+          if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
+            const err51 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err51];
+            } else {
+              vErrors.push(err51);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err51 = {
+        const err52 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -1026,15 +1041,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err51];
+          vErrors = [err52];
         } else {
-          vErrors.push(err51);
+          vErrors.push(err52);
         }
         errors++;
       }
     }
   } else {
-    const err52 = {
+    const err53 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -1042,9 +1057,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err52];
+      vErrors = [err53];
     } else {
-      vErrors.push(err52);
+      vErrors.push(err53);
     }
     errors++;
   }
@@ -1079,7 +1094,7 @@ const schema12 = {
             bodyHtml: { type: ['string', 'null'], maxLength: 32000 },
             ccRecipients: { type: ['array', 'null'], items: { type: 'string', maxLength: 255 }, maxItems: 1000 },
             name: { type: ['string', 'null'], maxLength: 255 },
-            shareType: { type: ['string', 'null'] },
+            shareType: { type: ['string', 'null'], enum: ['private', 'read_only', 'shared', null] },
             subject: { type: ['string', 'null'], maxLength: 255 },
             tags: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
             toRecipients: { type: ['array', 'null'], items: { type: 'string' }, maxItems: 1000 },
@@ -1584,16 +1599,13 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.subject !== undefined) {
-              let data12 = data3.subject;
-              if (typeof data12 !== 'string' && data12 !== null) {
+              if (!(data11 === 'private' || data11 === 'read_only' || data11 === 'shared' || data11 === null)) {
                 const err25 = {
-                  instancePath: instancePath + '/data/attributes/subject',
-                  schemaPath: '#/properties/data/properties/attributes/properties/subject/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.subject.type },
-                  message: 'must be string,null',
+                  instancePath: instancePath + '/data/attributes/shareType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/shareType/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema12.properties.data.properties.attributes.properties.shareType.enum },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err25];
@@ -1602,9 +1614,27 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
+            }
+            if (data3.subject !== undefined) {
+              let data12 = data3.subject;
+              if (typeof data12 !== 'string' && data12 !== null) {
+                const err26 = {
+                  instancePath: instancePath + '/data/attributes/subject',
+                  schemaPath: '#/properties/data/properties/attributes/properties/subject/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.subject.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err26];
+                } else {
+                  vErrors.push(err26);
+                }
+                errors++;
+              }
               if (typeof data12 === 'string') {
                 if (func3(data12) > 255) {
-                  const err26 = {
+                  const err27 = {
                     instancePath: instancePath + '/data/attributes/subject',
                     schemaPath: '#/properties/data/properties/attributes/properties/subject/maxLength',
                     keyword: 'maxLength',
@@ -1612,9 +1642,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err26];
+                    vErrors = [err27];
                   } else {
-                    vErrors.push(err26);
+                    vErrors.push(err27);
                   }
                   errors++;
                 }
@@ -1623,7 +1653,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.tags !== undefined) {
               let data13 = data3.tags;
               if (!Array.isArray(data13) && data13 !== null) {
-                const err27 = {
+                const err28 = {
                   instancePath: instancePath + '/data/attributes/tags',
                   schemaPath: '#/properties/data/properties/attributes/properties/tags/type',
                   keyword: 'type',
@@ -1631,15 +1661,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be array,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err27];
+                  vErrors = [err28];
                 } else {
-                  vErrors.push(err27);
+                  vErrors.push(err28);
                 }
                 errors++;
               }
               if (Array.isArray(data13)) {
                 if (data13.length > 1000) {
-                  const err28 = {
+                  const err29 = {
                     instancePath: instancePath + '/data/attributes/tags',
                     schemaPath: '#/properties/data/properties/attributes/properties/tags/maxItems',
                     keyword: 'maxItems',
@@ -1647,16 +1677,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err28];
+                    vErrors = [err29];
                   } else {
-                    vErrors.push(err28);
+                    vErrors.push(err29);
                   }
                   errors++;
                 }
                 const len2 = data13.length;
                 for (let i2 = 0; i2 < len2; i2++) {
                   if (typeof data13[i2] !== 'string') {
-                    const err29 = {
+                    const err30 = {
                       instancePath: instancePath + '/data/attributes/tags/' + i2,
                       schemaPath: '#/properties/data/properties/attributes/properties/tags/items/type',
                       keyword: 'type',
@@ -1664,9 +1694,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err29];
+                      vErrors = [err30];
                     } else {
-                      vErrors.push(err29);
+                      vErrors.push(err30);
                     }
                     errors++;
                   }
@@ -1676,7 +1706,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.toRecipients !== undefined) {
               let data15 = data3.toRecipients;
               if (!Array.isArray(data15) && data15 !== null) {
-                const err30 = {
+                const err31 = {
                   instancePath: instancePath + '/data/attributes/toRecipients',
                   schemaPath: '#/properties/data/properties/attributes/properties/toRecipients/type',
                   keyword: 'type',
@@ -1684,15 +1714,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be array,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err30];
+                  vErrors = [err31];
                 } else {
-                  vErrors.push(err30);
+                  vErrors.push(err31);
                 }
                 errors++;
               }
               if (Array.isArray(data15)) {
                 if (data15.length > 1000) {
-                  const err31 = {
+                  const err32 = {
                     instancePath: instancePath + '/data/attributes/toRecipients',
                     schemaPath: '#/properties/data/properties/attributes/properties/toRecipients/maxItems',
                     keyword: 'maxItems',
@@ -1700,16 +1730,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 1000 items',
                   };
                   if (vErrors === null) {
-                    vErrors = [err31];
+                    vErrors = [err32];
                   } else {
-                    vErrors.push(err31);
+                    vErrors.push(err32);
                   }
                   errors++;
                 }
                 const len3 = data15.length;
                 for (let i3 = 0; i3 < len3; i3++) {
                   if (typeof data15[i3] !== 'string') {
-                    const err32 = {
+                    const err33 = {
                       instancePath: instancePath + '/data/attributes/toRecipients/' + i3,
                       schemaPath: '#/properties/data/properties/attributes/properties/toRecipients/items/type',
                       keyword: 'type',
@@ -1717,9 +1747,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be string',
                     };
                     if (vErrors === null) {
-                      vErrors = [err32];
+                      vErrors = [err33];
                     } else {
-                      vErrors.push(err32);
+                      vErrors.push(err33);
                     }
                     errors++;
                   }
@@ -1729,29 +1759,11 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.trackLinks !== undefined) {
               let data17 = data3.trackLinks;
               if (typeof data17 !== 'boolean' && data17 !== null) {
-                const err33 = {
+                const err34 = {
                   instancePath: instancePath + '/data/attributes/trackLinks',
                   schemaPath: '#/properties/data/properties/attributes/properties/trackLinks/type',
                   keyword: 'type',
                   params: { type: schema12.properties.data.properties.attributes.properties.trackLinks.type },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err33];
-                } else {
-                  vErrors.push(err33);
-                }
-                errors++;
-              }
-            }
-            if (data3.trackOpens !== undefined) {
-              let data18 = data3.trackOpens;
-              if (typeof data18 !== 'boolean' && data18 !== null) {
-                const err34 = {
-                  instancePath: instancePath + '/data/attributes/trackOpens',
-                  schemaPath: '#/properties/data/properties/attributes/properties/trackOpens/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.trackOpens.type },
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
@@ -1762,8 +1774,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data3.trackOpens !== undefined) {
+              let data18 = data3.trackOpens;
+              if (typeof data18 !== 'boolean' && data18 !== null) {
+                const err35 = {
+                  instancePath: instancePath + '/data/attributes/trackOpens',
+                  schemaPath: '#/properties/data/properties/attributes/properties/trackOpens/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.trackOpens.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err35];
+                } else {
+                  vErrors.push(err35);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err35 = {
+            const err36 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -1771,9 +1801,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err35];
+              vErrors = [err36];
             } else {
-              vErrors.push(err35);
+              vErrors.push(err36);
             }
             errors++;
           }
@@ -1783,7 +1813,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           if (data19 && typeof data19 == 'object' && !Array.isArray(data19)) {
             for (const key2 in data19) {
               if (!(key2 === 'owner')) {
-                const err36 = {
+                const err37 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -1791,9 +1821,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err36];
+                  vErrors = [err37];
                 } else {
-                  vErrors.push(err36);
+                  vErrors.push(err37);
                 }
                 errors++;
               }
@@ -1802,7 +1832,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data20 = data19.owner;
               if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
                 if (data20.data === undefined) {
-                  const err37 = {
+                  const err38 = {
                     instancePath: instancePath + '/data/relationships/owner',
                     schemaPath: '#/properties/data/properties/relationships/properties/owner/required',
                     keyword: 'required',
@@ -1810,15 +1840,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err37];
+                    vErrors = [err38];
                   } else {
-                    vErrors.push(err37);
+                    vErrors.push(err38);
                   }
                   errors++;
                 }
                 for (const key3 in data20) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err38 = {
+                    const err39 = {
                       instancePath: instancePath + '/data/relationships/owner',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/additionalProperties',
                       keyword: 'additionalProperties',
@@ -1826,9 +1856,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err38];
+                      vErrors = [err39];
                     } else {
-                      vErrors.push(err38);
+                      vErrors.push(err39);
                     }
                     errors++;
                   }
@@ -1839,7 +1869,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid14 = false;
                   const _errs53 = errors;
                   if (data21 !== null) {
-                    const err39 = {
+                    const err40 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/0/type',
@@ -1848,9 +1878,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err39];
+                      vErrors = [err40];
                     } else {
-                      vErrors.push(err39);
+                      vErrors.push(err40);
                     }
                     errors++;
                   }
@@ -1860,7 +1890,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs55 = errors;
                     if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
                       if (data21.type === undefined) {
-                        const err40 = {
+                        const err41 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -1869,14 +1899,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err40];
+                          vErrors = [err41];
                         } else {
-                          vErrors.push(err40);
+                          vErrors.push(err41);
                         }
                         errors++;
                       }
                       if (data21.id === undefined) {
-                        const err41 = {
+                        const err42 = {
                           instancePath: instancePath + '/data/relationships/owner/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/required',
@@ -1885,15 +1915,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err41];
+                          vErrors = [err42];
                         } else {
-                          vErrors.push(err41);
+                          vErrors.push(err42);
                         }
                         errors++;
                       }
                       for (const key4 in data21) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err42 = {
+                          const err43 = {
                             instancePath: instancePath + '/data/relationships/owner/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/additionalProperties',
@@ -1902,16 +1932,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err42];
+                            vErrors = [err43];
                           } else {
-                            vErrors.push(err42);
+                            vErrors.push(err43);
                           }
                           errors++;
                         }
                       }
                       if (data21.type !== undefined) {
                         if ('user' !== data21.type) {
-                          const err43 = {
+                          const err44 = {
                             instancePath: instancePath + '/data/relationships/owner/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/type/const',
@@ -1920,9 +1950,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err43];
+                            vErrors = [err44];
                           } else {
-                            vErrors.push(err43);
+                            vErrors.push(err44);
                           }
                           errors++;
                         }
@@ -1933,7 +1963,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid16 = false;
                         const _errs61 = errors;
                         if (!(typeof data23 == 'number' && !(data23 % 1) && !isNaN(data23) && isFinite(data23))) {
-                          const err44 = {
+                          const err45 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -1942,15 +1972,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err44];
+                            vErrors = [err45];
                           } else {
-                            vErrors.push(err44);
+                            vErrors.push(err45);
                           }
                           errors++;
                         }
                         if (typeof data23 == 'number' && isFinite(data23)) {
                           if (data23 > 9007199254740991 || isNaN(data23)) {
-                            const err45 = {
+                            const err46 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -1959,14 +1989,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err45];
+                              vErrors = [err46];
                             } else {
-                              vErrors.push(err45);
+                              vErrors.push(err46);
                             }
                             errors++;
                           }
                           if (data23 < 1 || isNaN(data23)) {
-                            const err46 = {
+                            const err47 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -1975,9 +2005,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err46];
+                              vErrors = [err47];
                             } else {
-                              vErrors.push(err46);
+                              vErrors.push(err47);
                             }
                             errors++;
                           }
@@ -1988,7 +2018,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs63 = errors;
                           if (typeof data23 === 'string') {
                             if (!pattern0.test(data23)) {
-                              const err47 = {
+                              const err48 = {
                                 instancePath: instancePath + '/data/relationships/owner/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -1997,14 +2027,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err47];
+                                vErrors = [err48];
                               } else {
-                                vErrors.push(err47);
+                                vErrors.push(err48);
                               }
                               errors++;
                             }
                           } else {
-                            const err48 = {
+                            const err49 = {
                               instancePath: instancePath + '/data/relationships/owner/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -2013,9 +2043,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err48];
+                              vErrors = [err49];
                             } else {
-                              vErrors.push(err48);
+                              vErrors.push(err49);
                             }
                             errors++;
                           }
@@ -2023,7 +2053,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid16 = valid16 || _valid2;
                         }
                         if (!valid16) {
-                          const err49 = {
+                          const err50 = {
                             instancePath: instancePath + '/data/relationships/owner/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/id/anyOf',
@@ -2032,9 +2062,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err49];
+                            vErrors = [err50];
                           } else {
-                            vErrors.push(err49);
+                            vErrors.push(err50);
                           }
                           errors++;
                         } else {
@@ -2051,7 +2081,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data21.meta !== undefined) {
                         let data24 = data21.meta;
                         if (!(data24 && typeof data24 == 'object' && !Array.isArray(data24))) {
-                          const err50 = {
+                          const err51 = {
                             instancePath: instancePath + '/data/relationships/owner/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/properties/meta/type',
@@ -2060,15 +2090,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err50];
+                            vErrors = [err51];
                           } else {
-                            vErrors.push(err50);
+                            vErrors.push(err51);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err51 = {
+                      const err52 = {
                         instancePath: instancePath + '/data/relationships/owner/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf/1/type',
@@ -2077,9 +2107,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err51];
+                        vErrors = [err52];
                       } else {
-                        vErrors.push(err51);
+                        vErrors.push(err52);
                       }
                       errors++;
                     }
@@ -2087,7 +2117,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid14 = valid14 || _valid1;
                   }
                   if (!valid14) {
-                    const err52 = {
+                    const err53 = {
                       instancePath: instancePath + '/data/relationships/owner/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -2095,9 +2125,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err52];
+                      vErrors = [err53];
                     } else {
-                      vErrors.push(err52);
+                      vErrors.push(err53);
                     }
                     errors++;
                   } else {
@@ -2114,7 +2144,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data20.meta !== undefined) {
                   let data25 = data20.meta;
                   if (!(data25 && typeof data25 == 'object' && !Array.isArray(data25))) {
-                    const err53 = {
+                    const err54 = {
                       instancePath: instancePath + '/data/relationships/owner/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/owner/properties/meta/type',
                       keyword: 'type',
@@ -2122,15 +2152,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err53];
+                      vErrors = [err54];
                     } else {
-                      vErrors.push(err53);
+                      vErrors.push(err54);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err54 = {
+                const err55 = {
                   instancePath: instancePath + '/data/relationships/owner',
                   schemaPath: '#/properties/data/properties/relationships/properties/owner/type',
                   keyword: 'type',
@@ -2138,35 +2168,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err54];
+                  vErrors = [err55];
                 } else {
-                  vErrors.push(err54);
+                  vErrors.push(err55);
                 }
                 errors++;
               }
             }
           } else {
-            const err55 = {
+            const err56 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
-              keyword: 'type',
-              params: { type: 'object' },
-              message: 'must be object',
-            };
-            if (vErrors === null) {
-              vErrors = [err55];
-            } else {
-              vErrors.push(err55);
-            }
-            errors++;
-          }
-        }
-        if (data0.meta !== undefined) {
-          let data26 = data0.meta;
-          if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
-            const err56 = {
-              instancePath: instancePath + '/data/meta',
-              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -2179,12 +2191,12 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data0.links !== undefined) {
-          let data27 = data0.links;
-          if (!(data27 && typeof data27 == 'object' && !Array.isArray(data27))) {
+        if (data0.meta !== undefined) {
+          let data26 = data0.meta;
+          if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
             const err57 = {
-              instancePath: instancePath + '/data/links',
-              schemaPath: '#/properties/data/properties/links/type',
+              instancePath: instancePath + '/data/meta',
+              schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
@@ -2197,8 +2209,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data0.links !== undefined) {
+          let data27 = data0.links;
+          if (!(data27 && typeof data27 == 'object' && !Array.isArray(data27))) {
+            const err58 = {
+              instancePath: instancePath + '/data/links',
+              schemaPath: '#/properties/data/properties/links/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+            };
+            if (vErrors === null) {
+              vErrors = [err58];
+            } else {
+              vErrors.push(err58);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err58 = {
+        const err59 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -2206,15 +2236,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err58];
+          vErrors = [err59];
         } else {
-          vErrors.push(err58);
+          vErrors.push(err59);
         }
         errors++;
       }
     }
   } else {
-    const err59 = {
+    const err60 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -2222,9 +2252,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err59];
+      vErrors = [err60];
     } else {
-      vErrors.push(err59);
+      vErrors.push(err60);
     }
     errors++;
   }

@@ -42,11 +42,11 @@ const schema11 = {
             firstName: { type: ['string', 'null'], maxLength: 255 },
             inboundBridgePhone: { type: ['string', 'null'] },
             inboundBridgePhoneExtension: { type: ['string', 'null'] },
-            inboundCallBehavior: { type: ['string', 'null'] },
-            inboundPhoneType: { type: ['string', 'null'] },
+            inboundCallBehavior: { type: ['string', 'null'], enum: ['inbound_bridge', 'inbound_voicemail', null] },
+            inboundPhoneType: { type: ['string', 'null'], enum: ['bridge', 'voip', 'bridge_and_voip', null] },
             inboundVoicemailCustomMessageText: { type: ['string', 'null'] },
-            inboundVoicemailMessageTextVoice: { type: ['string', 'null'] },
-            inboundVoicemailPromptType: { type: ['string', 'null'] },
+            inboundVoicemailMessageTextVoice: { type: ['string', 'null'], enum: ['man', 'woman', null] },
+            inboundVoicemailPromptType: { type: ['string', 'null'], enum: ['automated', 'recorded', 'off', null] },
             jobRoleByName: { type: ['string', 'null'], maxLength: 255 },
             kaiaRecordingsViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             keepBridgePhoneConnected: { type: ['boolean', 'null'] },
@@ -65,7 +65,7 @@ const schema11 = {
             opportunitiesViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             phoneCountryCode: { type: ['string', 'null'] },
             phoneNumber: { type: ['string', 'null'] },
-            phoneType: { type: ['string', 'null'] },
+            phoneType: { type: ['string', 'null'], enum: ['bridge', 'voip', null] },
             pluginAlertNotificationEnabled: { type: ['boolean', 'null'] },
             preferredVoiceRegion: { type: ['string', 'null'] },
             prefersLocalPresence: { type: ['boolean', 'null'] },
@@ -870,16 +870,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.inboundPhoneType !== undefined) {
-              let data25 = data2.inboundPhoneType;
-              if (typeof data25 !== 'string' && data25 !== null) {
+              if (!(data24 === 'inbound_bridge' || data24 === 'inbound_voicemail' || data24 === null)) {
                 const err38 = {
-                  instancePath: instancePath + '/data/attributes/inboundPhoneType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/inboundPhoneType/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.inboundPhoneType.type },
-                  message: 'must be string,null',
+                  instancePath: instancePath + '/data/attributes/inboundCallBehavior',
+                  schemaPath: '#/properties/data/properties/attributes/properties/inboundCallBehavior/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.data.properties.attributes.properties.inboundCallBehavior.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err38];
@@ -889,10 +888,45 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data2.inboundPhoneType !== undefined) {
+              let data25 = data2.inboundPhoneType;
+              if (typeof data25 !== 'string' && data25 !== null) {
+                const err39 = {
+                  instancePath: instancePath + '/data/attributes/inboundPhoneType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/inboundPhoneType/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.inboundPhoneType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err39];
+                } else {
+                  vErrors.push(err39);
+                }
+                errors++;
+              }
+              if (!(data25 === 'bridge' || data25 === 'voip' || data25 === 'bridge_and_voip' || data25 === null)) {
+                const err40 = {
+                  instancePath: instancePath + '/data/attributes/inboundPhoneType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/inboundPhoneType/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema11.properties.data.properties.attributes.properties.inboundPhoneType.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err40];
+                } else {
+                  vErrors.push(err40);
+                }
+                errors++;
+              }
+            }
             if (data2.inboundVoicemailCustomMessageText !== undefined) {
               let data26 = data2.inboundVoicemailCustomMessageText;
               if (typeof data26 !== 'string' && data26 !== null) {
-                const err39 = {
+                const err41 = {
                   instancePath: instancePath + '/data/attributes/inboundVoicemailCustomMessageText',
                   schemaPath:
                     '#/properties/data/properties/attributes/properties/inboundVoicemailCustomMessageText/type',
@@ -904,9 +938,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err39];
+                  vErrors = [err41];
                 } else {
-                  vErrors.push(err39);
+                  vErrors.push(err41);
                 }
                 errors++;
               }
@@ -914,7 +948,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.inboundVoicemailMessageTextVoice !== undefined) {
               let data27 = data2.inboundVoicemailMessageTextVoice;
               if (typeof data27 !== 'string' && data27 !== null) {
-                const err40 = {
+                const err42 = {
                   instancePath: instancePath + '/data/attributes/inboundVoicemailMessageTextVoice',
                   schemaPath:
                     '#/properties/data/properties/attributes/properties/inboundVoicemailMessageTextVoice/type',
@@ -926,9 +960,28 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err40];
+                  vErrors = [err42];
                 } else {
-                  vErrors.push(err40);
+                  vErrors.push(err42);
+                }
+                errors++;
+              }
+              if (!(data27 === 'man' || data27 === 'woman' || data27 === null)) {
+                const err43 = {
+                  instancePath: instancePath + '/data/attributes/inboundVoicemailMessageTextVoice',
+                  schemaPath:
+                    '#/properties/data/properties/attributes/properties/inboundVoicemailMessageTextVoice/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema11.properties.data.properties.attributes.properties.inboundVoicemailMessageTextVoice.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err43];
+                } else {
+                  vErrors.push(err43);
                 }
                 errors++;
               }
@@ -936,7 +989,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.inboundVoicemailPromptType !== undefined) {
               let data28 = data2.inboundVoicemailPromptType;
               if (typeof data28 !== 'string' && data28 !== null) {
-                const err41 = {
+                const err44 = {
                   instancePath: instancePath + '/data/attributes/inboundVoicemailPromptType',
                   schemaPath: '#/properties/data/properties/attributes/properties/inboundVoicemailPromptType/type',
                   keyword: 'type',
@@ -946,9 +999,27 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err41];
+                  vErrors = [err44];
                 } else {
-                  vErrors.push(err41);
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
+              if (!(data28 === 'automated' || data28 === 'recorded' || data28 === 'off' || data28 === null)) {
+                const err45 = {
+                  instancePath: instancePath + '/data/attributes/inboundVoicemailPromptType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/inboundVoicemailPromptType/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema11.properties.data.properties.attributes.properties.inboundVoicemailPromptType.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err45];
+                } else {
+                  vErrors.push(err45);
                 }
                 errors++;
               }
@@ -956,7 +1027,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.jobRoleByName !== undefined) {
               let data29 = data2.jobRoleByName;
               if (typeof data29 !== 'string' && data29 !== null) {
-                const err42 = {
+                const err46 = {
                   instancePath: instancePath + '/data/attributes/jobRoleByName',
                   schemaPath: '#/properties/data/properties/attributes/properties/jobRoleByName/type',
                   keyword: 'type',
@@ -964,15 +1035,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err42];
+                  vErrors = [err46];
                 } else {
-                  vErrors.push(err42);
+                  vErrors.push(err46);
                 }
                 errors++;
               }
               if (typeof data29 === 'string') {
                 if (func3(data29) > 255) {
-                  const err43 = {
+                  const err47 = {
                     instancePath: instancePath + '/data/attributes/jobRoleByName',
                     schemaPath: '#/properties/data/properties/attributes/properties/jobRoleByName/maxLength',
                     keyword: 'maxLength',
@@ -980,9 +1051,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err43];
+                    vErrors = [err47];
                   } else {
-                    vErrors.push(err43);
+                    vErrors.push(err47);
                   }
                   errors++;
                 }
@@ -994,82 +1065,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data30 == 'number' && !(data30 % 1) && !isNaN(data30) && isFinite(data30)) &&
                 data30 !== null
               ) {
-                const err44 = {
+                const err48 = {
                   instancePath: instancePath + '/data/attributes/kaiaRecordingsViewId',
                   schemaPath: '#/properties/data/properties/attributes/properties/kaiaRecordingsViewId/type',
                   keyword: 'type',
                   params: { type: schema11.properties.data.properties.attributes.properties.kaiaRecordingsViewId.type },
                   message: 'must be integer,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err44];
-                } else {
-                  vErrors.push(err44);
-                }
-                errors++;
-              }
-              if (typeof data30 == 'number' && isFinite(data30)) {
-                if (data30 > 2147483647 || isNaN(data30)) {
-                  const err45 = {
-                    instancePath: instancePath + '/data/attributes/kaiaRecordingsViewId',
-                    schemaPath: '#/properties/data/properties/attributes/properties/kaiaRecordingsViewId/maximum',
-                    keyword: 'maximum',
-                    params: { comparison: '<=', limit: 2147483647 },
-                    message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err45];
-                  } else {
-                    vErrors.push(err45);
-                  }
-                  errors++;
-                }
-                if (data30 < -2147483648 || isNaN(data30)) {
-                  const err46 = {
-                    instancePath: instancePath + '/data/attributes/kaiaRecordingsViewId',
-                    schemaPath: '#/properties/data/properties/attributes/properties/kaiaRecordingsViewId/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err46];
-                  } else {
-                    vErrors.push(err46);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data2.keepBridgePhoneConnected !== undefined) {
-              let data31 = data2.keepBridgePhoneConnected;
-              if (typeof data31 !== 'boolean' && data31 !== null) {
-                const err47 = {
-                  instancePath: instancePath + '/data/attributes/keepBridgePhoneConnected',
-                  schemaPath: '#/properties/data/properties/attributes/properties/keepBridgePhoneConnected/type',
-                  keyword: 'type',
-                  params: {
-                    type: schema11.properties.data.properties.attributes.properties.keepBridgePhoneConnected.type,
-                  },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err47];
-                } else {
-                  vErrors.push(err47);
-                }
-                errors++;
-              }
-            }
-            if (data2.lastName !== undefined) {
-              let data32 = data2.lastName;
-              if (typeof data32 !== 'string' && data32 !== null) {
-                const err48 = {
-                  instancePath: instancePath + '/data/attributes/lastName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/lastName/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.lastName.type },
-                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err48];
@@ -1078,14 +1079,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data32 === 'string') {
-                if (func3(data32) > 255) {
+              if (typeof data30 == 'number' && isFinite(data30)) {
+                if (data30 > 2147483647 || isNaN(data30)) {
                   const err49 = {
-                    instancePath: instancePath + '/data/attributes/lastName',
-                    schemaPath: '#/properties/data/properties/attributes/properties/lastName/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/kaiaRecordingsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/kaiaRecordingsViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
                     vErrors = [err49];
@@ -1094,35 +1095,32 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-              }
-            }
-            if (data2.locked !== undefined) {
-              let data33 = data2.locked;
-              if (typeof data33 !== 'boolean' && data33 !== null) {
-                const err50 = {
-                  instancePath: instancePath + '/data/attributes/locked',
-                  schemaPath: '#/properties/data/properties/attributes/properties/locked/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.locked.type },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err50];
-                } else {
-                  vErrors.push(err50);
+                if (data30 < -2147483648 || isNaN(data30)) {
+                  const err50 = {
+                    instancePath: instancePath + '/data/attributes/kaiaRecordingsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/kaiaRecordingsViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err50];
+                  } else {
+                    vErrors.push(err50);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data2.mailboxErrorEmailEnabled !== undefined) {
-              let data34 = data2.mailboxErrorEmailEnabled;
-              if (typeof data34 !== 'boolean' && data34 !== null) {
+            if (data2.keepBridgePhoneConnected !== undefined) {
+              let data31 = data2.keepBridgePhoneConnected;
+              if (typeof data31 !== 'boolean' && data31 !== null) {
                 const err51 = {
-                  instancePath: instancePath + '/data/attributes/mailboxErrorEmailEnabled',
-                  schemaPath: '#/properties/data/properties/attributes/properties/mailboxErrorEmailEnabled/type',
+                  instancePath: instancePath + '/data/attributes/keepBridgePhoneConnected',
+                  schemaPath: '#/properties/data/properties/attributes/properties/keepBridgePhoneConnected/type',
                   keyword: 'type',
                   params: {
-                    type: schema11.properties.data.properties.attributes.properties.mailboxErrorEmailEnabled.type,
+                    type: schema11.properties.data.properties.attributes.properties.keepBridgePhoneConnected.type,
                   },
                   message: 'must be boolean,null',
                 };
@@ -1134,10 +1132,83 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data2.lastName !== undefined) {
+              let data32 = data2.lastName;
+              if (typeof data32 !== 'string' && data32 !== null) {
+                const err52 = {
+                  instancePath: instancePath + '/data/attributes/lastName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/lastName/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.lastName.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err52];
+                } else {
+                  vErrors.push(err52);
+                }
+                errors++;
+              }
+              if (typeof data32 === 'string') {
+                if (func3(data32) > 255) {
+                  const err53 = {
+                    instancePath: instancePath + '/data/attributes/lastName',
+                    schemaPath: '#/properties/data/properties/attributes/properties/lastName/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err53];
+                  } else {
+                    vErrors.push(err53);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.locked !== undefined) {
+              let data33 = data2.locked;
+              if (typeof data33 !== 'boolean' && data33 !== null) {
+                const err54 = {
+                  instancePath: instancePath + '/data/attributes/locked',
+                  schemaPath: '#/properties/data/properties/attributes/properties/locked/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.locked.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err54];
+                } else {
+                  vErrors.push(err54);
+                }
+                errors++;
+              }
+            }
+            if (data2.mailboxErrorEmailEnabled !== undefined) {
+              let data34 = data2.mailboxErrorEmailEnabled;
+              if (typeof data34 !== 'boolean' && data34 !== null) {
+                const err55 = {
+                  instancePath: instancePath + '/data/attributes/mailboxErrorEmailEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/mailboxErrorEmailEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.mailboxErrorEmailEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err55];
+                } else {
+                  vErrors.push(err55);
+                }
+                errors++;
+              }
+            }
             if (data2.meetingEngagementNotificationEnabled !== undefined) {
               let data35 = data2.meetingEngagementNotificationEnabled;
               if (typeof data35 !== 'boolean' && data35 !== null) {
-                const err52 = {
+                const err56 = {
                   instancePath: instancePath + '/data/attributes/meetingEngagementNotificationEnabled',
                   schemaPath:
                     '#/properties/data/properties/attributes/properties/meetingEngagementNotificationEnabled/type',
@@ -1149,82 +1220,6 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err52];
-                } else {
-                  vErrors.push(err52);
-                }
-                errors++;
-              }
-            }
-            if (data2.notificationsEnabled !== undefined) {
-              let data36 = data2.notificationsEnabled;
-              if (typeof data36 !== 'boolean' && data36 !== null) {
-                const err53 = {
-                  instancePath: instancePath + '/data/attributes/notificationsEnabled',
-                  schemaPath: '#/properties/data/properties/attributes/properties/notificationsEnabled/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.notificationsEnabled.type },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err53];
-                } else {
-                  vErrors.push(err53);
-                }
-                errors++;
-              }
-            }
-            if (data2.oceClickToDialEverywhere !== undefined) {
-              let data37 = data2.oceClickToDialEverywhere;
-              if (typeof data37 !== 'boolean' && data37 !== null) {
-                const err54 = {
-                  instancePath: instancePath + '/data/attributes/oceClickToDialEverywhere',
-                  schemaPath: '#/properties/data/properties/attributes/properties/oceClickToDialEverywhere/type',
-                  keyword: 'type',
-                  params: {
-                    type: schema11.properties.data.properties.attributes.properties.oceClickToDialEverywhere.type,
-                  },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err54];
-                } else {
-                  vErrors.push(err54);
-                }
-                errors++;
-              }
-            }
-            if (data2.oceGmailToolbar !== undefined) {
-              let data38 = data2.oceGmailToolbar;
-              if (typeof data38 !== 'boolean' && data38 !== null) {
-                const err55 = {
-                  instancePath: instancePath + '/data/attributes/oceGmailToolbar',
-                  schemaPath: '#/properties/data/properties/attributes/properties/oceGmailToolbar/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.oceGmailToolbar.type },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err55];
-                } else {
-                  vErrors.push(err55);
-                }
-                errors++;
-              }
-            }
-            if (data2.oceGmailTrackingState !== undefined) {
-              let data39 = data2.oceGmailTrackingState;
-              if (typeof data39 !== 'string' && data39 !== null) {
-                const err56 = {
-                  instancePath: instancePath + '/data/attributes/oceGmailTrackingState',
-                  schemaPath: '#/properties/data/properties/attributes/properties/oceGmailTrackingState/type',
-                  keyword: 'type',
-                  params: {
-                    type: schema11.properties.data.properties.attributes.properties.oceGmailTrackingState.type,
-                  },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
                   vErrors = [err56];
                 } else {
                   vErrors.push(err56);
@@ -1232,16 +1227,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.oceSalesforceEmailDecorating !== undefined) {
-              let data40 = data2.oceSalesforceEmailDecorating;
-              if (typeof data40 !== 'boolean' && data40 !== null) {
+            if (data2.notificationsEnabled !== undefined) {
+              let data36 = data2.notificationsEnabled;
+              if (typeof data36 !== 'boolean' && data36 !== null) {
                 const err57 = {
-                  instancePath: instancePath + '/data/attributes/oceSalesforceEmailDecorating',
-                  schemaPath: '#/properties/data/properties/attributes/properties/oceSalesforceEmailDecorating/type',
+                  instancePath: instancePath + '/data/attributes/notificationsEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/notificationsEnabled/type',
                   keyword: 'type',
-                  params: {
-                    type: schema11.properties.data.properties.attributes.properties.oceSalesforceEmailDecorating.type,
-                  },
+                  params: { type: schema11.properties.data.properties.attributes.properties.notificationsEnabled.type },
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
@@ -1252,15 +1245,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.oceSalesforcePhoneDecorating !== undefined) {
-              let data41 = data2.oceSalesforcePhoneDecorating;
-              if (typeof data41 !== 'boolean' && data41 !== null) {
+            if (data2.oceClickToDialEverywhere !== undefined) {
+              let data37 = data2.oceClickToDialEverywhere;
+              if (typeof data37 !== 'boolean' && data37 !== null) {
                 const err58 = {
-                  instancePath: instancePath + '/data/attributes/oceSalesforcePhoneDecorating',
-                  schemaPath: '#/properties/data/properties/attributes/properties/oceSalesforcePhoneDecorating/type',
+                  instancePath: instancePath + '/data/attributes/oceClickToDialEverywhere',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceClickToDialEverywhere/type',
                   keyword: 'type',
                   params: {
-                    type: schema11.properties.data.properties.attributes.properties.oceSalesforcePhoneDecorating.type,
+                    type: schema11.properties.data.properties.attributes.properties.oceClickToDialEverywhere.type,
                   },
                   message: 'must be boolean,null',
                 };
@@ -1272,14 +1265,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.oceUniversalTaskFlow !== undefined) {
-              let data42 = data2.oceUniversalTaskFlow;
-              if (typeof data42 !== 'boolean' && data42 !== null) {
+            if (data2.oceGmailToolbar !== undefined) {
+              let data38 = data2.oceGmailToolbar;
+              if (typeof data38 !== 'boolean' && data38 !== null) {
                 const err59 = {
-                  instancePath: instancePath + '/data/attributes/oceUniversalTaskFlow',
-                  schemaPath: '#/properties/data/properties/attributes/properties/oceUniversalTaskFlow/type',
+                  instancePath: instancePath + '/data/attributes/oceGmailToolbar',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceGmailToolbar/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.oceUniversalTaskFlow.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.oceGmailToolbar.type },
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
@@ -1290,10 +1283,88 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data2.oceGmailTrackingState !== undefined) {
+              let data39 = data2.oceGmailTrackingState;
+              if (typeof data39 !== 'string' && data39 !== null) {
+                const err60 = {
+                  instancePath: instancePath + '/data/attributes/oceGmailTrackingState',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceGmailTrackingState/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.oceGmailTrackingState.type,
+                  },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err60];
+                } else {
+                  vErrors.push(err60);
+                }
+                errors++;
+              }
+            }
+            if (data2.oceSalesforceEmailDecorating !== undefined) {
+              let data40 = data2.oceSalesforceEmailDecorating;
+              if (typeof data40 !== 'boolean' && data40 !== null) {
+                const err61 = {
+                  instancePath: instancePath + '/data/attributes/oceSalesforceEmailDecorating',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceSalesforceEmailDecorating/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.oceSalesforceEmailDecorating.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err61];
+                } else {
+                  vErrors.push(err61);
+                }
+                errors++;
+              }
+            }
+            if (data2.oceSalesforcePhoneDecorating !== undefined) {
+              let data41 = data2.oceSalesforcePhoneDecorating;
+              if (typeof data41 !== 'boolean' && data41 !== null) {
+                const err62 = {
+                  instancePath: instancePath + '/data/attributes/oceSalesforcePhoneDecorating',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceSalesforcePhoneDecorating/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.oceSalesforcePhoneDecorating.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err62];
+                } else {
+                  vErrors.push(err62);
+                }
+                errors++;
+              }
+            }
+            if (data2.oceUniversalTaskFlow !== undefined) {
+              let data42 = data2.oceUniversalTaskFlow;
+              if (typeof data42 !== 'boolean' && data42 !== null) {
+                const err63 = {
+                  instancePath: instancePath + '/data/attributes/oceUniversalTaskFlow',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceUniversalTaskFlow/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.oceUniversalTaskFlow.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err63];
+                } else {
+                  vErrors.push(err63);
+                }
+                errors++;
+              }
+            }
             if (data2.oceWindowMode !== undefined) {
               let data43 = data2.oceWindowMode;
               if (typeof data43 !== 'boolean' && data43 !== null) {
-                const err60 = {
+                const err64 = {
                   instancePath: instancePath + '/data/attributes/oceWindowMode',
                   schemaPath: '#/properties/data/properties/attributes/properties/oceWindowMode/type',
                   keyword: 'type',
@@ -1301,9 +1372,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err60];
+                  vErrors = [err64];
                 } else {
-                  vErrors.push(err60);
+                  vErrors.push(err64);
                 }
                 errors++;
               }
@@ -1314,80 +1385,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data44 == 'number' && !(data44 % 1) && !isNaN(data44) && isFinite(data44)) &&
                 data44 !== null
               ) {
-                const err61 = {
+                const err65 = {
                   instancePath: instancePath + '/data/attributes/opportunitiesViewId',
                   schemaPath: '#/properties/data/properties/attributes/properties/opportunitiesViewId/type',
                   keyword: 'type',
                   params: { type: schema11.properties.data.properties.attributes.properties.opportunitiesViewId.type },
                   message: 'must be integer,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err61];
-                } else {
-                  vErrors.push(err61);
-                }
-                errors++;
-              }
-              if (typeof data44 == 'number' && isFinite(data44)) {
-                if (data44 > 2147483647 || isNaN(data44)) {
-                  const err62 = {
-                    instancePath: instancePath + '/data/attributes/opportunitiesViewId',
-                    schemaPath: '#/properties/data/properties/attributes/properties/opportunitiesViewId/maximum',
-                    keyword: 'maximum',
-                    params: { comparison: '<=', limit: 2147483647 },
-                    message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err62];
-                  } else {
-                    vErrors.push(err62);
-                  }
-                  errors++;
-                }
-                if (data44 < -2147483648 || isNaN(data44)) {
-                  const err63 = {
-                    instancePath: instancePath + '/data/attributes/opportunitiesViewId',
-                    schemaPath: '#/properties/data/properties/attributes/properties/opportunitiesViewId/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err63];
-                  } else {
-                    vErrors.push(err63);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data2.phoneCountryCode !== undefined) {
-              let data45 = data2.phoneCountryCode;
-              if (typeof data45 !== 'string' && data45 !== null) {
-                const err64 = {
-                  instancePath: instancePath + '/data/attributes/phoneCountryCode',
-                  schemaPath: '#/properties/data/properties/attributes/properties/phoneCountryCode/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.phoneCountryCode.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err64];
-                } else {
-                  vErrors.push(err64);
-                }
-                errors++;
-              }
-            }
-            if (data2.phoneNumber !== undefined) {
-              let data46 = data2.phoneNumber;
-              if (typeof data46 !== 'string' && data46 !== null) {
-                const err65 = {
-                  instancePath: instancePath + '/data/attributes/phoneNumber',
-                  schemaPath: '#/properties/data/properties/attributes/properties/phoneNumber/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.phoneNumber.type },
-                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err65];
@@ -1396,53 +1399,47 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data2.phoneType !== undefined) {
-              let data47 = data2.phoneType;
-              if (typeof data47 !== 'string' && data47 !== null) {
-                const err66 = {
-                  instancePath: instancePath + '/data/attributes/phoneType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/phoneType/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.phoneType.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err66];
-                } else {
-                  vErrors.push(err66);
+              if (typeof data44 == 'number' && isFinite(data44)) {
+                if (data44 > 2147483647 || isNaN(data44)) {
+                  const err66 = {
+                    instancePath: instancePath + '/data/attributes/opportunitiesViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/opportunitiesViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err66];
+                  } else {
+                    vErrors.push(err66);
+                  }
+                  errors++;
                 }
-                errors++;
+                if (data44 < -2147483648 || isNaN(data44)) {
+                  const err67 = {
+                    instancePath: instancePath + '/data/attributes/opportunitiesViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/opportunitiesViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err67];
+                  } else {
+                    vErrors.push(err67);
+                  }
+                  errors++;
+                }
               }
             }
-            if (data2.pluginAlertNotificationEnabled !== undefined) {
-              let data48 = data2.pluginAlertNotificationEnabled;
-              if (typeof data48 !== 'boolean' && data48 !== null) {
-                const err67 = {
-                  instancePath: instancePath + '/data/attributes/pluginAlertNotificationEnabled',
-                  schemaPath: '#/properties/data/properties/attributes/properties/pluginAlertNotificationEnabled/type',
-                  keyword: 'type',
-                  params: {
-                    type: schema11.properties.data.properties.attributes.properties.pluginAlertNotificationEnabled.type,
-                  },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err67];
-                } else {
-                  vErrors.push(err67);
-                }
-                errors++;
-              }
-            }
-            if (data2.preferredVoiceRegion !== undefined) {
-              let data49 = data2.preferredVoiceRegion;
-              if (typeof data49 !== 'string' && data49 !== null) {
+            if (data2.phoneCountryCode !== undefined) {
+              let data45 = data2.phoneCountryCode;
+              if (typeof data45 !== 'string' && data45 !== null) {
                 const err68 = {
-                  instancePath: instancePath + '/data/attributes/preferredVoiceRegion',
-                  schemaPath: '#/properties/data/properties/attributes/properties/preferredVoiceRegion/type',
+                  instancePath: instancePath + '/data/attributes/phoneCountryCode',
+                  schemaPath: '#/properties/data/properties/attributes/properties/phoneCountryCode/type',
                   keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.preferredVoiceRegion.type },
+                  params: { type: schema11.properties.data.properties.attributes.properties.phoneCountryCode.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -1453,10 +1450,99 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data2.phoneNumber !== undefined) {
+              let data46 = data2.phoneNumber;
+              if (typeof data46 !== 'string' && data46 !== null) {
+                const err69 = {
+                  instancePath: instancePath + '/data/attributes/phoneNumber',
+                  schemaPath: '#/properties/data/properties/attributes/properties/phoneNumber/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.phoneNumber.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err69];
+                } else {
+                  vErrors.push(err69);
+                }
+                errors++;
+              }
+            }
+            if (data2.phoneType !== undefined) {
+              let data47 = data2.phoneType;
+              if (typeof data47 !== 'string' && data47 !== null) {
+                const err70 = {
+                  instancePath: instancePath + '/data/attributes/phoneType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/phoneType/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.phoneType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err70];
+                } else {
+                  vErrors.push(err70);
+                }
+                errors++;
+              }
+              if (!(data47 === 'bridge' || data47 === 'voip' || data47 === null)) {
+                const err71 = {
+                  instancePath: instancePath + '/data/attributes/phoneType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/phoneType/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema11.properties.data.properties.attributes.properties.phoneType.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err71];
+                } else {
+                  vErrors.push(err71);
+                }
+                errors++;
+              }
+            }
+            if (data2.pluginAlertNotificationEnabled !== undefined) {
+              let data48 = data2.pluginAlertNotificationEnabled;
+              if (typeof data48 !== 'boolean' && data48 !== null) {
+                const err72 = {
+                  instancePath: instancePath + '/data/attributes/pluginAlertNotificationEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/pluginAlertNotificationEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.pluginAlertNotificationEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err72];
+                } else {
+                  vErrors.push(err72);
+                }
+                errors++;
+              }
+            }
+            if (data2.preferredVoiceRegion !== undefined) {
+              let data49 = data2.preferredVoiceRegion;
+              if (typeof data49 !== 'string' && data49 !== null) {
+                const err73 = {
+                  instancePath: instancePath + '/data/attributes/preferredVoiceRegion',
+                  schemaPath: '#/properties/data/properties/attributes/properties/preferredVoiceRegion/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.preferredVoiceRegion.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err73];
+                } else {
+                  vErrors.push(err73);
+                }
+                errors++;
+              }
+            }
             if (data2.prefersLocalPresence !== undefined) {
               let data50 = data2.prefersLocalPresence;
               if (typeof data50 !== 'boolean' && data50 !== null) {
-                const err69 = {
+                const err74 = {
                   instancePath: instancePath + '/data/attributes/prefersLocalPresence',
                   schemaPath: '#/properties/data/properties/attributes/properties/prefersLocalPresence/type',
                   keyword: 'type',
@@ -1464,9 +1550,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err69];
+                  vErrors = [err74];
                 } else {
-                  vErrors.push(err69);
+                  vErrors.push(err74);
                 }
                 errors++;
               }
@@ -1477,7 +1563,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data51 == 'number' && !(data51 % 1) && !isNaN(data51) && isFinite(data51)) &&
                 data51 !== null
               ) {
-                const err70 = {
+                const err75 = {
                   instancePath: instancePath + '/data/attributes/prospectsViewId',
                   schemaPath: '#/properties/data/properties/attributes/properties/prospectsViewId/type',
                   keyword: 'type',
@@ -1485,15 +1571,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err70];
+                  vErrors = [err75];
                 } else {
-                  vErrors.push(err70);
+                  vErrors.push(err75);
                 }
                 errors++;
               }
               if (typeof data51 == 'number' && isFinite(data51)) {
                 if (data51 > 2147483647 || isNaN(data51)) {
-                  const err71 = {
+                  const err76 = {
                     instancePath: instancePath + '/data/attributes/prospectsViewId',
                     schemaPath: '#/properties/data/properties/attributes/properties/prospectsViewId/maximum',
                     keyword: 'maximum',
@@ -1501,14 +1587,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err71];
+                    vErrors = [err76];
                   } else {
-                    vErrors.push(err71);
+                    vErrors.push(err76);
                   }
                   errors++;
                 }
                 if (data51 < -2147483648 || isNaN(data51)) {
-                  const err72 = {
+                  const err77 = {
                     instancePath: instancePath + '/data/attributes/prospectsViewId',
                     schemaPath: '#/properties/data/properties/attributes/properties/prospectsViewId/minimum',
                     keyword: 'minimum',
@@ -1516,9 +1602,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err72];
+                    vErrors = [err77];
                   } else {
-                    vErrors.push(err72);
+                    vErrors.push(err77);
                   }
                   errors++;
                 }
@@ -1530,7 +1616,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data52 == 'number' && !(data52 % 1) && !isNaN(data52) && isFinite(data52)) &&
                 data52 !== null
               ) {
-                const err73 = {
+                const err78 = {
                   instancePath: instancePath + '/data/attributes/reportsTeamPerfViewId',
                   schemaPath: '#/properties/data/properties/attributes/properties/reportsTeamPerfViewId/type',
                   keyword: 'type',
@@ -1540,15 +1626,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err73];
+                  vErrors = [err78];
                 } else {
-                  vErrors.push(err73);
+                  vErrors.push(err78);
                 }
                 errors++;
               }
               if (typeof data52 == 'number' && isFinite(data52)) {
                 if (data52 > 2147483647 || isNaN(data52)) {
-                  const err74 = {
+                  const err79 = {
                     instancePath: instancePath + '/data/attributes/reportsTeamPerfViewId',
                     schemaPath: '#/properties/data/properties/attributes/properties/reportsTeamPerfViewId/maximum',
                     keyword: 'maximum',
@@ -1556,14 +1642,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err74];
+                    vErrors = [err79];
                   } else {
-                    vErrors.push(err74);
+                    vErrors.push(err79);
                   }
                   errors++;
                 }
                 if (data52 < -2147483648 || isNaN(data52)) {
-                  const err75 = {
+                  const err80 = {
                     instancePath: instancePath + '/data/attributes/reportsTeamPerfViewId',
                     schemaPath: '#/properties/data/properties/attributes/properties/reportsTeamPerfViewId/minimum',
                     keyword: 'minimum',
@@ -1571,9 +1657,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err75];
+                    vErrors = [err80];
                   } else {
-                    vErrors.push(err75);
+                    vErrors.push(err80);
                   }
                   errors++;
                 }
@@ -1585,7 +1671,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data53 == 'number' && !(data53 % 1) && !isNaN(data53) && isFinite(data53)) &&
                 data53 !== null
               ) {
-                const err76 = {
+                const err81 = {
                   instancePath: instancePath + '/data/attributes/reportsViewId',
                   schemaPath: '#/properties/data/properties/attributes/properties/reportsViewId/type',
                   keyword: 'type',
@@ -1593,15 +1679,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err76];
+                  vErrors = [err81];
                 } else {
-                  vErrors.push(err76);
+                  vErrors.push(err81);
                 }
                 errors++;
               }
               if (typeof data53 == 'number' && isFinite(data53)) {
                 if (data53 > 2147483647 || isNaN(data53)) {
-                  const err77 = {
+                  const err82 = {
                     instancePath: instancePath + '/data/attributes/reportsViewId',
                     schemaPath: '#/properties/data/properties/attributes/properties/reportsViewId/maximum',
                     keyword: 'maximum',
@@ -1609,14 +1695,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err77];
+                    vErrors = [err82];
                   } else {
-                    vErrors.push(err77);
+                    vErrors.push(err82);
                   }
                   errors++;
                 }
                 if (data53 < -2147483648 || isNaN(data53)) {
-                  const err78 = {
+                  const err83 = {
                     instancePath: instancePath + '/data/attributes/reportsViewId',
                     schemaPath: '#/properties/data/properties/attributes/properties/reportsViewId/minimum',
                     keyword: 'minimum',
@@ -1624,9 +1710,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err78];
+                    vErrors = [err83];
                   } else {
-                    vErrors.push(err78);
+                    vErrors.push(err83);
                   }
                   errors++;
                 }
@@ -1635,7 +1721,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.scimExternalId !== undefined) {
               let data54 = data2.scimExternalId;
               if (typeof data54 !== 'string' && data54 !== null) {
-                const err79 = {
+                const err84 = {
                   instancePath: instancePath + '/data/attributes/scimExternalId',
                   schemaPath: '#/properties/data/properties/attributes/properties/scimExternalId/type',
                   keyword: 'type',
@@ -1643,9 +1729,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err79];
+                  vErrors = [err84];
                 } else {
-                  vErrors.push(err79);
+                  vErrors.push(err84);
                 }
                 errors++;
               }
@@ -1653,7 +1739,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.scimSource !== undefined) {
               let data55 = data2.scimSource;
               if (typeof data55 !== 'string' && data55 !== null) {
-                const err80 = {
+                const err85 = {
                   instancePath: instancePath + '/data/attributes/scimSource',
                   schemaPath: '#/properties/data/properties/attributes/properties/scimSource/type',
                   keyword: 'type',
@@ -1661,9 +1747,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err80];
+                  vErrors = [err85];
                 } else {
-                  vErrors.push(err80);
+                  vErrors.push(err85);
                 }
                 errors++;
               }
@@ -1671,7 +1757,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.senderNotificationsExcluded !== undefined) {
               let data56 = data2.senderNotificationsExcluded;
               if (typeof data56 !== 'boolean' && data56 !== null) {
-                const err81 = {
+                const err86 = {
                   instancePath: instancePath + '/data/attributes/senderNotificationsExcluded',
                   schemaPath: '#/properties/data/properties/attributes/properties/senderNotificationsExcluded/type',
                   keyword: 'type',
@@ -1681,9 +1767,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err81];
+                  vErrors = [err86];
                 } else {
-                  vErrors.push(err81);
+                  vErrors.push(err86);
                 }
                 errors++;
               }
@@ -1694,7 +1780,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data57 == 'number' && !(data57 % 1) && !isNaN(data57) && isFinite(data57)) &&
                 data57 !== null
               ) {
-                const err82 = {
+                const err87 = {
                   instancePath: instancePath + '/data/attributes/tasksViewId',
                   schemaPath: '#/properties/data/properties/attributes/properties/tasksViewId/type',
                   keyword: 'type',
@@ -1702,15 +1788,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err82];
+                  vErrors = [err87];
                 } else {
-                  vErrors.push(err82);
+                  vErrors.push(err87);
                 }
                 errors++;
               }
               if (typeof data57 == 'number' && isFinite(data57)) {
                 if (data57 > 2147483647 || isNaN(data57)) {
-                  const err83 = {
+                  const err88 = {
                     instancePath: instancePath + '/data/attributes/tasksViewId',
                     schemaPath: '#/properties/data/properties/attributes/properties/tasksViewId/maximum',
                     keyword: 'maximum',
@@ -1718,14 +1804,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err83];
+                    vErrors = [err88];
                   } else {
-                    vErrors.push(err83);
+                    vErrors.push(err88);
                   }
                   errors++;
                 }
                 if (data57 < -2147483648 || isNaN(data57)) {
-                  const err84 = {
+                  const err89 = {
                     instancePath: instancePath + '/data/attributes/tasksViewId',
                     schemaPath: '#/properties/data/properties/attributes/properties/tasksViewId/minimum',
                     keyword: 'minimum',
@@ -1733,9 +1819,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err84];
+                    vErrors = [err89];
                   } else {
-                    vErrors.push(err84);
+                    vErrors.push(err89);
                   }
                   errors++;
                 }
@@ -1747,7 +1833,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data58 == 'number' && !(data58 % 1) && !isNaN(data58) && isFinite(data58)) &&
                 data58 !== null
               ) {
-                const err85 = {
+                const err90 = {
                   instancePath: instancePath + '/data/attributes/teamsViewId',
                   schemaPath: '#/properties/data/properties/attributes/properties/teamsViewId/type',
                   keyword: 'type',
@@ -1755,15 +1841,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err85];
+                  vErrors = [err90];
                 } else {
-                  vErrors.push(err85);
+                  vErrors.push(err90);
                 }
                 errors++;
               }
               if (typeof data58 == 'number' && isFinite(data58)) {
                 if (data58 > 2147483647 || isNaN(data58)) {
-                  const err86 = {
+                  const err91 = {
                     instancePath: instancePath + '/data/attributes/teamsViewId',
                     schemaPath: '#/properties/data/properties/attributes/properties/teamsViewId/maximum',
                     keyword: 'maximum',
@@ -1771,14 +1857,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err86];
+                    vErrors = [err91];
                   } else {
-                    vErrors.push(err86);
+                    vErrors.push(err91);
                   }
                   errors++;
                 }
                 if (data58 < -2147483648 || isNaN(data58)) {
-                  const err87 = {
+                  const err92 = {
                     instancePath: instancePath + '/data/attributes/teamsViewId',
                     schemaPath: '#/properties/data/properties/attributes/properties/teamsViewId/minimum',
                     keyword: 'minimum',
@@ -1786,9 +1872,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err87];
+                    vErrors = [err92];
                   } else {
-                    vErrors.push(err87);
+                    vErrors.push(err92);
                   }
                   errors++;
                 }
@@ -1797,7 +1883,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.textingEmailNotifications !== undefined) {
               let data59 = data2.textingEmailNotifications;
               if (typeof data59 !== 'boolean' && data59 !== null) {
-                const err88 = {
+                const err93 = {
                   instancePath: instancePath + '/data/attributes/textingEmailNotifications',
                   schemaPath: '#/properties/data/properties/attributes/properties/textingEmailNotifications/type',
                   keyword: 'type',
@@ -1807,9 +1893,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err88];
+                  vErrors = [err93];
                 } else {
-                  vErrors.push(err88);
+                  vErrors.push(err93);
                 }
                 errors++;
               }
@@ -1817,7 +1903,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.title !== undefined) {
               let data60 = data2.title;
               if (typeof data60 !== 'string' && data60 !== null) {
-                const err89 = {
+                const err94 = {
                   instancePath: instancePath + '/data/attributes/title',
                   schemaPath: '#/properties/data/properties/attributes/properties/title/type',
                   keyword: 'type',
@@ -1825,9 +1911,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err89];
+                  vErrors = [err94];
                 } else {
-                  vErrors.push(err89);
+                  vErrors.push(err94);
                 }
                 errors++;
               }
@@ -1835,103 +1921,12 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
             if (data2.unknownReplyEmailEnabled !== undefined) {
               let data61 = data2.unknownReplyEmailEnabled;
               if (typeof data61 !== 'boolean' && data61 !== null) {
-                const err90 = {
+                const err95 = {
                   instancePath: instancePath + '/data/attributes/unknownReplyEmailEnabled',
                   schemaPath: '#/properties/data/properties/attributes/properties/unknownReplyEmailEnabled/type',
                   keyword: 'type',
                   params: {
                     type: schema11.properties.data.properties.attributes.properties.unknownReplyEmailEnabled.type,
-                  },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err90];
-                } else {
-                  vErrors.push(err90);
-                }
-                errors++;
-              }
-            }
-            if (data2.username !== undefined) {
-              let data62 = data2.username;
-              if (typeof data62 !== 'string' && data62 !== null) {
-                const err91 = {
-                  instancePath: instancePath + '/data/attributes/username',
-                  schemaPath: '#/properties/data/properties/attributes/properties/username/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.username.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err91];
-                } else {
-                  vErrors.push(err91);
-                }
-                errors++;
-              }
-            }
-            if (data2.usersViewId !== undefined) {
-              let data63 = data2.usersViewId;
-              if (
-                !(typeof data63 == 'number' && !(data63 % 1) && !isNaN(data63) && isFinite(data63)) &&
-                data63 !== null
-              ) {
-                const err92 = {
-                  instancePath: instancePath + '/data/attributes/usersViewId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/usersViewId/type',
-                  keyword: 'type',
-                  params: { type: schema11.properties.data.properties.attributes.properties.usersViewId.type },
-                  message: 'must be integer,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err92];
-                } else {
-                  vErrors.push(err92);
-                }
-                errors++;
-              }
-              if (typeof data63 == 'number' && isFinite(data63)) {
-                if (data63 > 2147483647 || isNaN(data63)) {
-                  const err93 = {
-                    instancePath: instancePath + '/data/attributes/usersViewId',
-                    schemaPath: '#/properties/data/properties/attributes/properties/usersViewId/maximum',
-                    keyword: 'maximum',
-                    params: { comparison: '<=', limit: 2147483647 },
-                    message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err93];
-                  } else {
-                    vErrors.push(err93);
-                  }
-                  errors++;
-                }
-                if (data63 < -2147483648 || isNaN(data63)) {
-                  const err94 = {
-                    instancePath: instancePath + '/data/attributes/usersViewId',
-                    schemaPath: '#/properties/data/properties/attributes/properties/usersViewId/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err94];
-                  } else {
-                    vErrors.push(err94);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data2.voicemailNotificationEnabled !== undefined) {
-              let data64 = data2.voicemailNotificationEnabled;
-              if (typeof data64 !== 'boolean' && data64 !== null) {
-                const err95 = {
-                  instancePath: instancePath + '/data/attributes/voicemailNotificationEnabled',
-                  schemaPath: '#/properties/data/properties/attributes/properties/voicemailNotificationEnabled/type',
-                  keyword: 'type',
-                  params: {
-                    type: schema11.properties.data.properties.attributes.properties.voicemailNotificationEnabled.type,
                   },
                   message: 'must be boolean,null',
                 };
@@ -1943,17 +1938,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data2.weeklyDigestEmailEnabled !== undefined) {
-              let data65 = data2.weeklyDigestEmailEnabled;
-              if (typeof data65 !== 'boolean' && data65 !== null) {
+            if (data2.username !== undefined) {
+              let data62 = data2.username;
+              if (typeof data62 !== 'string' && data62 !== null) {
                 const err96 = {
-                  instancePath: instancePath + '/data/attributes/weeklyDigestEmailEnabled',
-                  schemaPath: '#/properties/data/properties/attributes/properties/weeklyDigestEmailEnabled/type',
+                  instancePath: instancePath + '/data/attributes/username',
+                  schemaPath: '#/properties/data/properties/attributes/properties/username/type',
                   keyword: 'type',
-                  params: {
-                    type: schema11.properties.data.properties.attributes.properties.weeklyDigestEmailEnabled.type,
-                  },
-                  message: 'must be boolean,null',
+                  params: { type: schema11.properties.data.properties.attributes.properties.username.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err96];
@@ -1963,8 +1956,101 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data2.usersViewId !== undefined) {
+              let data63 = data2.usersViewId;
+              if (
+                !(typeof data63 == 'number' && !(data63 % 1) && !isNaN(data63) && isFinite(data63)) &&
+                data63 !== null
+              ) {
+                const err97 = {
+                  instancePath: instancePath + '/data/attributes/usersViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/usersViewId/type',
+                  keyword: 'type',
+                  params: { type: schema11.properties.data.properties.attributes.properties.usersViewId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err97];
+                } else {
+                  vErrors.push(err97);
+                }
+                errors++;
+              }
+              if (typeof data63 == 'number' && isFinite(data63)) {
+                if (data63 > 2147483647 || isNaN(data63)) {
+                  const err98 = {
+                    instancePath: instancePath + '/data/attributes/usersViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/usersViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err98];
+                  } else {
+                    vErrors.push(err98);
+                  }
+                  errors++;
+                }
+                if (data63 < -2147483648 || isNaN(data63)) {
+                  const err99 = {
+                    instancePath: instancePath + '/data/attributes/usersViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/usersViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err99];
+                  } else {
+                    vErrors.push(err99);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data2.voicemailNotificationEnabled !== undefined) {
+              let data64 = data2.voicemailNotificationEnabled;
+              if (typeof data64 !== 'boolean' && data64 !== null) {
+                const err100 = {
+                  instancePath: instancePath + '/data/attributes/voicemailNotificationEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/voicemailNotificationEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.voicemailNotificationEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err100];
+                } else {
+                  vErrors.push(err100);
+                }
+                errors++;
+              }
+            }
+            if (data2.weeklyDigestEmailEnabled !== undefined) {
+              let data65 = data2.weeklyDigestEmailEnabled;
+              if (typeof data65 !== 'boolean' && data65 !== null) {
+                const err101 = {
+                  instancePath: instancePath + '/data/attributes/weeklyDigestEmailEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/weeklyDigestEmailEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema11.properties.data.properties.attributes.properties.weeklyDigestEmailEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err101];
+                } else {
+                  vErrors.push(err101);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err97 = {
+            const err102 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -1972,9 +2058,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err97];
+              vErrors = [err102];
             } else {
-              vErrors.push(err97);
+              vErrors.push(err102);
             }
             errors++;
           }
@@ -1984,7 +2070,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           if (data66 && typeof data66 == 'object' && !Array.isArray(data66)) {
             for (const key2 in data66) {
               if (!(key2 === 'mailbox' || key2 === 'profile' || key2 === 'role')) {
-                const err98 = {
+                const err103 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -1992,9 +2078,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err98];
+                  vErrors = [err103];
                 } else {
-                  vErrors.push(err98);
+                  vErrors.push(err103);
                 }
                 errors++;
               }
@@ -2003,7 +2089,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data67 = data66.mailbox;
               if (data67 && typeof data67 == 'object' && !Array.isArray(data67)) {
                 if (data67.data === undefined) {
-                  const err99 = {
+                  const err104 = {
                     instancePath: instancePath + '/data/relationships/mailbox',
                     schemaPath: '#/properties/data/properties/relationships/properties/mailbox/required',
                     keyword: 'required',
@@ -2011,15 +2097,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err99];
+                    vErrors = [err104];
                   } else {
-                    vErrors.push(err99);
+                    vErrors.push(err104);
                   }
                   errors++;
                 }
                 for (const key3 in data67) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err100 = {
+                    const err105 = {
                       instancePath: instancePath + '/data/relationships/mailbox',
                       schemaPath: '#/properties/data/properties/relationships/properties/mailbox/additionalProperties',
                       keyword: 'additionalProperties',
@@ -2027,9 +2113,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err100];
+                      vErrors = [err105];
                     } else {
-                      vErrors.push(err100);
+                      vErrors.push(err105);
                     }
                     errors++;
                   }
@@ -2040,7 +2126,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid5 = false;
                   const _errs143 = errors;
                   if (data68 !== null) {
-                    const err101 = {
+                    const err106 = {
                       instancePath: instancePath + '/data/relationships/mailbox/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/0/type',
@@ -2049,9 +2135,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err101];
+                      vErrors = [err106];
                     } else {
-                      vErrors.push(err101);
+                      vErrors.push(err106);
                     }
                     errors++;
                   }
@@ -2061,7 +2147,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs145 = errors;
                     if (data68 && typeof data68 == 'object' && !Array.isArray(data68)) {
                       if (data68.type === undefined) {
-                        const err102 = {
+                        const err107 = {
                           instancePath: instancePath + '/data/relationships/mailbox/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/required',
@@ -2070,14 +2156,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err102];
+                          vErrors = [err107];
                         } else {
-                          vErrors.push(err102);
+                          vErrors.push(err107);
                         }
                         errors++;
                       }
                       if (data68.id === undefined) {
-                        const err103 = {
+                        const err108 = {
                           instancePath: instancePath + '/data/relationships/mailbox/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/required',
@@ -2086,15 +2172,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err103];
+                          vErrors = [err108];
                         } else {
-                          vErrors.push(err103);
+                          vErrors.push(err108);
                         }
                         errors++;
                       }
                       for (const key4 in data68) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err104 = {
+                          const err109 = {
                             instancePath: instancePath + '/data/relationships/mailbox/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/additionalProperties',
@@ -2103,16 +2189,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err104];
+                            vErrors = [err109];
                           } else {
-                            vErrors.push(err104);
+                            vErrors.push(err109);
                           }
                           errors++;
                         }
                       }
                       if (data68.type !== undefined) {
                         if ('mailbox' !== data68.type) {
-                          const err105 = {
+                          const err110 = {
                             instancePath: instancePath + '/data/relationships/mailbox/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/type/const',
@@ -2121,9 +2207,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err105];
+                            vErrors = [err110];
                           } else {
-                            vErrors.push(err105);
+                            vErrors.push(err110);
                           }
                           errors++;
                         }
@@ -2134,7 +2220,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid7 = false;
                         const _errs151 = errors;
                         if (!(typeof data70 == 'number' && !(data70 % 1) && !isNaN(data70) && isFinite(data70))) {
-                          const err106 = {
+                          const err111 = {
                             instancePath: instancePath + '/data/relationships/mailbox/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -2143,15 +2229,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err106];
+                            vErrors = [err111];
                           } else {
-                            vErrors.push(err106);
+                            vErrors.push(err111);
                           }
                           errors++;
                         }
                         if (typeof data70 == 'number' && isFinite(data70)) {
                           if (data70 > 9007199254740991 || isNaN(data70)) {
-                            const err107 = {
+                            const err112 = {
                               instancePath: instancePath + '/data/relationships/mailbox/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -2160,14 +2246,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err107];
+                              vErrors = [err112];
                             } else {
-                              vErrors.push(err107);
+                              vErrors.push(err112);
                             }
                             errors++;
                           }
                           if (data70 < 1 || isNaN(data70)) {
-                            const err108 = {
+                            const err113 = {
                               instancePath: instancePath + '/data/relationships/mailbox/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -2176,9 +2262,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err108];
+                              vErrors = [err113];
                             } else {
-                              vErrors.push(err108);
+                              vErrors.push(err113);
                             }
                             errors++;
                           }
@@ -2189,7 +2275,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs153 = errors;
                           if (typeof data70 === 'string') {
                             if (!pattern0.test(data70)) {
-                              const err109 = {
+                              const err114 = {
                                 instancePath: instancePath + '/data/relationships/mailbox/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -2198,14 +2284,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err109];
+                                vErrors = [err114];
                               } else {
-                                vErrors.push(err109);
+                                vErrors.push(err114);
                               }
                               errors++;
                             }
                           } else {
-                            const err110 = {
+                            const err115 = {
                               instancePath: instancePath + '/data/relationships/mailbox/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -2214,9 +2300,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err110];
+                              vErrors = [err115];
                             } else {
-                              vErrors.push(err110);
+                              vErrors.push(err115);
                             }
                             errors++;
                           }
@@ -2224,7 +2310,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid7 = valid7 || _valid1;
                         }
                         if (!valid7) {
-                          const err111 = {
+                          const err116 = {
                             instancePath: instancePath + '/data/relationships/mailbox/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf',
@@ -2233,9 +2319,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err111];
+                            vErrors = [err116];
                           } else {
-                            vErrors.push(err111);
+                            vErrors.push(err116);
                           }
                           errors++;
                         } else {
@@ -2252,7 +2338,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data68.meta !== undefined) {
                         let data71 = data68.meta;
                         if (!(data71 && typeof data71 == 'object' && !Array.isArray(data71))) {
-                          const err112 = {
+                          const err117 = {
                             instancePath: instancePath + '/data/relationships/mailbox/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/meta/type',
@@ -2261,15 +2347,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err112];
+                            vErrors = [err117];
                           } else {
-                            vErrors.push(err112);
+                            vErrors.push(err117);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err113 = {
+                      const err118 = {
                         instancePath: instancePath + '/data/relationships/mailbox/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/type',
@@ -2278,9 +2364,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err113];
+                        vErrors = [err118];
                       } else {
-                        vErrors.push(err113);
+                        vErrors.push(err118);
                       }
                       errors++;
                     }
@@ -2288,7 +2374,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid5 = valid5 || _valid0;
                   }
                   if (!valid5) {
-                    const err114 = {
+                    const err119 = {
                       instancePath: instancePath + '/data/relationships/mailbox/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -2296,9 +2382,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err114];
+                      vErrors = [err119];
                     } else {
-                      vErrors.push(err114);
+                      vErrors.push(err119);
                     }
                     errors++;
                   } else {
@@ -2315,7 +2401,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data67.meta !== undefined) {
                   let data72 = data67.meta;
                   if (!(data72 && typeof data72 == 'object' && !Array.isArray(data72))) {
-                    const err115 = {
+                    const err120 = {
                       instancePath: instancePath + '/data/relationships/mailbox/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/mailbox/properties/meta/type',
                       keyword: 'type',
@@ -2323,15 +2409,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err115];
+                      vErrors = [err120];
                     } else {
-                      vErrors.push(err115);
+                      vErrors.push(err120);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err116 = {
+                const err121 = {
                   instancePath: instancePath + '/data/relationships/mailbox',
                   schemaPath: '#/properties/data/properties/relationships/properties/mailbox/type',
                   keyword: 'type',
@@ -2339,9 +2425,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err116];
+                  vErrors = [err121];
                 } else {
-                  vErrors.push(err116);
+                  vErrors.push(err121);
                 }
                 errors++;
               }
@@ -2350,7 +2436,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data73 = data66.profile;
               if (data73 && typeof data73 == 'object' && !Array.isArray(data73)) {
                 if (data73.data === undefined) {
-                  const err117 = {
+                  const err122 = {
                     instancePath: instancePath + '/data/relationships/profile',
                     schemaPath: '#/properties/data/properties/relationships/properties/profile/required',
                     keyword: 'required',
@@ -2358,15 +2444,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err117];
+                    vErrors = [err122];
                   } else {
-                    vErrors.push(err117);
+                    vErrors.push(err122);
                   }
                   errors++;
                 }
                 for (const key5 in data73) {
                   if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err118 = {
+                    const err123 = {
                       instancePath: instancePath + '/data/relationships/profile',
                       schemaPath: '#/properties/data/properties/relationships/properties/profile/additionalProperties',
                       keyword: 'additionalProperties',
@@ -2374,9 +2460,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err118];
+                      vErrors = [err123];
                     } else {
-                      vErrors.push(err118);
+                      vErrors.push(err123);
                     }
                     errors++;
                   }
@@ -2387,7 +2473,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid9 = false;
                   const _errs164 = errors;
                   if (data74 !== null) {
-                    const err119 = {
+                    const err124 = {
                       instancePath: instancePath + '/data/relationships/profile/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/0/type',
@@ -2396,9 +2482,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err119];
+                      vErrors = [err124];
                     } else {
-                      vErrors.push(err119);
+                      vErrors.push(err124);
                     }
                     errors++;
                   }
@@ -2408,7 +2494,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs166 = errors;
                     if (data74 && typeof data74 == 'object' && !Array.isArray(data74)) {
                       if (data74.type === undefined) {
-                        const err120 = {
+                        const err125 = {
                           instancePath: instancePath + '/data/relationships/profile/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/required',
@@ -2417,14 +2503,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err120];
+                          vErrors = [err125];
                         } else {
-                          vErrors.push(err120);
+                          vErrors.push(err125);
                         }
                         errors++;
                       }
                       if (data74.id === undefined) {
-                        const err121 = {
+                        const err126 = {
                           instancePath: instancePath + '/data/relationships/profile/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/required',
@@ -2433,15 +2519,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err121];
+                          vErrors = [err126];
                         } else {
-                          vErrors.push(err121);
+                          vErrors.push(err126);
                         }
                         errors++;
                       }
                       for (const key6 in data74) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err122 = {
+                          const err127 = {
                             instancePath: instancePath + '/data/relationships/profile/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/additionalProperties',
@@ -2450,16 +2536,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err122];
+                            vErrors = [err127];
                           } else {
-                            vErrors.push(err122);
+                            vErrors.push(err127);
                           }
                           errors++;
                         }
                       }
                       if (data74.type !== undefined) {
                         if ('profile' !== data74.type) {
-                          const err123 = {
+                          const err128 = {
                             instancePath: instancePath + '/data/relationships/profile/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/type/const',
@@ -2468,9 +2554,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err123];
+                            vErrors = [err128];
                           } else {
-                            vErrors.push(err123);
+                            vErrors.push(err128);
                           }
                           errors++;
                         }
@@ -2481,7 +2567,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid11 = false;
                         const _errs172 = errors;
                         if (!(typeof data76 == 'number' && !(data76 % 1) && !isNaN(data76) && isFinite(data76))) {
-                          const err124 = {
+                          const err129 = {
                             instancePath: instancePath + '/data/relationships/profile/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -2490,15 +2576,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err124];
+                            vErrors = [err129];
                           } else {
-                            vErrors.push(err124);
+                            vErrors.push(err129);
                           }
                           errors++;
                         }
                         if (typeof data76 == 'number' && isFinite(data76)) {
                           if (data76 > 9007199254740991 || isNaN(data76)) {
-                            const err125 = {
+                            const err130 = {
                               instancePath: instancePath + '/data/relationships/profile/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -2507,14 +2593,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err125];
+                              vErrors = [err130];
                             } else {
-                              vErrors.push(err125);
+                              vErrors.push(err130);
                             }
                             errors++;
                           }
                           if (data76 < 1 || isNaN(data76)) {
-                            const err126 = {
+                            const err131 = {
                               instancePath: instancePath + '/data/relationships/profile/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -2523,9 +2609,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err126];
+                              vErrors = [err131];
                             } else {
-                              vErrors.push(err126);
+                              vErrors.push(err131);
                             }
                             errors++;
                           }
@@ -2536,7 +2622,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs174 = errors;
                           if (typeof data76 === 'string') {
                             if (!pattern0.test(data76)) {
-                              const err127 = {
+                              const err132 = {
                                 instancePath: instancePath + '/data/relationships/profile/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -2545,14 +2631,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err127];
+                                vErrors = [err132];
                               } else {
-                                vErrors.push(err127);
+                                vErrors.push(err132);
                               }
                               errors++;
                             }
                           } else {
-                            const err128 = {
+                            const err133 = {
                               instancePath: instancePath + '/data/relationships/profile/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -2561,9 +2647,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err128];
+                              vErrors = [err133];
                             } else {
-                              vErrors.push(err128);
+                              vErrors.push(err133);
                             }
                             errors++;
                           }
@@ -2571,7 +2657,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid11 = valid11 || _valid3;
                         }
                         if (!valid11) {
-                          const err129 = {
+                          const err134 = {
                             instancePath: instancePath + '/data/relationships/profile/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf',
@@ -2580,9 +2666,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err129];
+                            vErrors = [err134];
                           } else {
-                            vErrors.push(err129);
+                            vErrors.push(err134);
                           }
                           errors++;
                         } else {
@@ -2599,7 +2685,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data74.meta !== undefined) {
                         let data77 = data74.meta;
                         if (!(data77 && typeof data77 == 'object' && !Array.isArray(data77))) {
-                          const err130 = {
+                          const err135 = {
                             instancePath: instancePath + '/data/relationships/profile/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/meta/type',
@@ -2608,15 +2694,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err130];
+                            vErrors = [err135];
                           } else {
-                            vErrors.push(err130);
+                            vErrors.push(err135);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err131 = {
+                      const err136 = {
                         instancePath: instancePath + '/data/relationships/profile/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/type',
@@ -2625,9 +2711,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err131];
+                        vErrors = [err136];
                       } else {
-                        vErrors.push(err131);
+                        vErrors.push(err136);
                       }
                       errors++;
                     }
@@ -2635,7 +2721,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid9 = valid9 || _valid2;
                   }
                   if (!valid9) {
-                    const err132 = {
+                    const err137 = {
                       instancePath: instancePath + '/data/relationships/profile/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -2643,9 +2729,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err132];
+                      vErrors = [err137];
                     } else {
-                      vErrors.push(err132);
+                      vErrors.push(err137);
                     }
                     errors++;
                   } else {
@@ -2662,7 +2748,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data73.meta !== undefined) {
                   let data78 = data73.meta;
                   if (!(data78 && typeof data78 == 'object' && !Array.isArray(data78))) {
-                    const err133 = {
+                    const err138 = {
                       instancePath: instancePath + '/data/relationships/profile/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/profile/properties/meta/type',
                       keyword: 'type',
@@ -2670,15 +2756,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err133];
+                      vErrors = [err138];
                     } else {
-                      vErrors.push(err133);
+                      vErrors.push(err138);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err134 = {
+                const err139 = {
                   instancePath: instancePath + '/data/relationships/profile',
                   schemaPath: '#/properties/data/properties/relationships/properties/profile/type',
                   keyword: 'type',
@@ -2686,9 +2772,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err134];
+                  vErrors = [err139];
                 } else {
-                  vErrors.push(err134);
+                  vErrors.push(err139);
                 }
                 errors++;
               }
@@ -2697,7 +2783,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               let data79 = data66.role;
               if (data79 && typeof data79 == 'object' && !Array.isArray(data79)) {
                 if (data79.data === undefined) {
-                  const err135 = {
+                  const err140 = {
                     instancePath: instancePath + '/data/relationships/role',
                     schemaPath: '#/properties/data/properties/relationships/properties/role/required',
                     keyword: 'required',
@@ -2705,15 +2791,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err135];
+                    vErrors = [err140];
                   } else {
-                    vErrors.push(err135);
+                    vErrors.push(err140);
                   }
                   errors++;
                 }
                 for (const key7 in data79) {
                   if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err136 = {
+                    const err141 = {
                       instancePath: instancePath + '/data/relationships/role',
                       schemaPath: '#/properties/data/properties/relationships/properties/role/additionalProperties',
                       keyword: 'additionalProperties',
@@ -2721,9 +2807,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err136];
+                      vErrors = [err141];
                     } else {
-                      vErrors.push(err136);
+                      vErrors.push(err141);
                     }
                     errors++;
                   }
@@ -2734,7 +2820,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid13 = false;
                   const _errs185 = errors;
                   if (data80 !== null) {
-                    const err137 = {
+                    const err142 = {
                       instancePath: instancePath + '/data/relationships/role/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/0/type',
@@ -2743,9 +2829,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err137];
+                      vErrors = [err142];
                     } else {
-                      vErrors.push(err137);
+                      vErrors.push(err142);
                     }
                     errors++;
                   }
@@ -2755,7 +2841,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs187 = errors;
                     if (data80 && typeof data80 == 'object' && !Array.isArray(data80)) {
                       if (data80.type === undefined) {
-                        const err138 = {
+                        const err143 = {
                           instancePath: instancePath + '/data/relationships/role/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/required',
@@ -2764,14 +2850,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err138];
+                          vErrors = [err143];
                         } else {
-                          vErrors.push(err138);
+                          vErrors.push(err143);
                         }
                         errors++;
                       }
                       if (data80.id === undefined) {
-                        const err139 = {
+                        const err144 = {
                           instancePath: instancePath + '/data/relationships/role/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/required',
@@ -2780,15 +2866,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err139];
+                          vErrors = [err144];
                         } else {
-                          vErrors.push(err139);
+                          vErrors.push(err144);
                         }
                         errors++;
                       }
                       for (const key8 in data80) {
                         if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err140 = {
+                          const err145 = {
                             instancePath: instancePath + '/data/relationships/role/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/additionalProperties',
@@ -2797,16 +2883,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err140];
+                            vErrors = [err145];
                           } else {
-                            vErrors.push(err140);
+                            vErrors.push(err145);
                           }
                           errors++;
                         }
                       }
                       if (data80.type !== undefined) {
                         if ('role' !== data80.type) {
-                          const err141 = {
+                          const err146 = {
                             instancePath: instancePath + '/data/relationships/role/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/type/const',
@@ -2815,9 +2901,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err141];
+                            vErrors = [err146];
                           } else {
-                            vErrors.push(err141);
+                            vErrors.push(err146);
                           }
                           errors++;
                         }
@@ -2828,7 +2914,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid15 = false;
                         const _errs193 = errors;
                         if (!(typeof data82 == 'number' && !(data82 % 1) && !isNaN(data82) && isFinite(data82))) {
-                          const err142 = {
+                          const err147 = {
                             instancePath: instancePath + '/data/relationships/role/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -2837,15 +2923,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err142];
+                            vErrors = [err147];
                           } else {
-                            vErrors.push(err142);
+                            vErrors.push(err147);
                           }
                           errors++;
                         }
                         if (typeof data82 == 'number' && isFinite(data82)) {
                           if (data82 > 9007199254740991 || isNaN(data82)) {
-                            const err143 = {
+                            const err148 = {
                               instancePath: instancePath + '/data/relationships/role/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -2854,14 +2940,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err143];
+                              vErrors = [err148];
                             } else {
-                              vErrors.push(err143);
+                              vErrors.push(err148);
                             }
                             errors++;
                           }
                           if (data82 < 1 || isNaN(data82)) {
-                            const err144 = {
+                            const err149 = {
                               instancePath: instancePath + '/data/relationships/role/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -2870,9 +2956,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err144];
+                              vErrors = [err149];
                             } else {
-                              vErrors.push(err144);
+                              vErrors.push(err149);
                             }
                             errors++;
                           }
@@ -2883,7 +2969,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs195 = errors;
                           if (typeof data82 === 'string') {
                             if (!pattern0.test(data82)) {
-                              const err145 = {
+                              const err150 = {
                                 instancePath: instancePath + '/data/relationships/role/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -2892,14 +2978,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err145];
+                                vErrors = [err150];
                               } else {
-                                vErrors.push(err145);
+                                vErrors.push(err150);
                               }
                               errors++;
                             }
                           } else {
-                            const err146 = {
+                            const err151 = {
                               instancePath: instancePath + '/data/relationships/role/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -2908,9 +2994,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err146];
+                              vErrors = [err151];
                             } else {
-                              vErrors.push(err146);
+                              vErrors.push(err151);
                             }
                             errors++;
                           }
@@ -2918,7 +3004,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           valid15 = valid15 || _valid5;
                         }
                         if (!valid15) {
-                          const err147 = {
+                          const err152 = {
                             instancePath: instancePath + '/data/relationships/role/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf',
@@ -2927,9 +3013,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err147];
+                            vErrors = [err152];
                           } else {
-                            vErrors.push(err147);
+                            vErrors.push(err152);
                           }
                           errors++;
                         } else {
@@ -2946,7 +3032,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data80.meta !== undefined) {
                         let data83 = data80.meta;
                         if (!(data83 && typeof data83 == 'object' && !Array.isArray(data83))) {
-                          const err148 = {
+                          const err153 = {
                             instancePath: instancePath + '/data/relationships/role/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/meta/type',
@@ -2955,15 +3041,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err148];
+                            vErrors = [err153];
                           } else {
-                            vErrors.push(err148);
+                            vErrors.push(err153);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err149 = {
+                      const err154 = {
                         instancePath: instancePath + '/data/relationships/role/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/type',
@@ -2972,9 +3058,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err149];
+                        vErrors = [err154];
                       } else {
-                        vErrors.push(err149);
+                        vErrors.push(err154);
                       }
                       errors++;
                     }
@@ -2982,7 +3068,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     valid13 = valid13 || _valid4;
                   }
                   if (!valid13) {
-                    const err150 = {
+                    const err155 = {
                       instancePath: instancePath + '/data/relationships/role/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/role/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -2990,9 +3076,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err150];
+                      vErrors = [err155];
                     } else {
-                      vErrors.push(err150);
+                      vErrors.push(err155);
                     }
                     errors++;
                   } else {
@@ -3009,7 +3095,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data79.meta !== undefined) {
                   let data84 = data79.meta;
                   if (!(data84 && typeof data84 == 'object' && !Array.isArray(data84))) {
-                    const err151 = {
+                    const err156 = {
                       instancePath: instancePath + '/data/relationships/role/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/role/properties/meta/type',
                       keyword: 'type',
@@ -3017,15 +3103,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err151];
+                      vErrors = [err156];
                     } else {
-                      vErrors.push(err151);
+                      vErrors.push(err156);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err152 = {
+                const err157 = {
                   instancePath: instancePath + '/data/relationships/role',
                   schemaPath: '#/properties/data/properties/relationships/properties/role/type',
                   keyword: 'type',
@@ -3033,15 +3119,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err152];
+                  vErrors = [err157];
                 } else {
-                  vErrors.push(err152);
+                  vErrors.push(err157);
                 }
                 errors++;
               }
             }
           } else {
-            const err153 = {
+            const err158 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -3049,9 +3135,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err153];
+              vErrors = [err158];
             } else {
-              vErrors.push(err153);
+              vErrors.push(err158);
             }
             errors++;
           }
@@ -3059,7 +3145,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (data0.meta !== undefined) {
           let data85 = data0.meta;
           if (!(data85 && typeof data85 == 'object' && !Array.isArray(data85))) {
-            const err154 = {
+            const err159 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -3067,9 +3153,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err154];
+              vErrors = [err159];
             } else {
-              vErrors.push(err154);
+              vErrors.push(err159);
             }
             errors++;
           }
@@ -3077,7 +3163,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         if (data0.links !== undefined) {
           let data86 = data0.links;
           if (!(data86 && typeof data86 == 'object' && !Array.isArray(data86))) {
-            const err155 = {
+            const err160 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -3085,15 +3171,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err155];
+              vErrors = [err160];
             } else {
-              vErrors.push(err155);
+              vErrors.push(err160);
             }
             errors++;
           }
         }
       } else {
-        const err156 = {
+        const err161 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -3101,15 +3187,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err156];
+          vErrors = [err161];
         } else {
-          vErrors.push(err156);
+          vErrors.push(err161);
         }
         errors++;
       }
     }
   } else {
-    const err157 = {
+    const err162 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -3117,9 +3203,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err157];
+      vErrors = [err162];
     } else {
-      vErrors.push(err157);
+      vErrors.push(err162);
     }
     errors++;
   }
@@ -3170,11 +3256,11 @@ const schema12 = {
             firstName: { type: ['string', 'null'], maxLength: 255 },
             inboundBridgePhone: { type: ['string', 'null'] },
             inboundBridgePhoneExtension: { type: ['string', 'null'] },
-            inboundCallBehavior: { type: ['string', 'null'] },
-            inboundPhoneType: { type: ['string', 'null'] },
+            inboundCallBehavior: { type: ['string', 'null'], enum: ['inbound_bridge', 'inbound_voicemail', null] },
+            inboundPhoneType: { type: ['string', 'null'], enum: ['bridge', 'voip', 'bridge_and_voip', null] },
             inboundVoicemailCustomMessageText: { type: ['string', 'null'] },
-            inboundVoicemailMessageTextVoice: { type: ['string', 'null'] },
-            inboundVoicemailPromptType: { type: ['string', 'null'] },
+            inboundVoicemailMessageTextVoice: { type: ['string', 'null'], enum: ['man', 'woman', null] },
+            inboundVoicemailPromptType: { type: ['string', 'null'], enum: ['automated', 'recorded', 'off', null] },
             jobRoleByName: { type: ['string', 'null'], maxLength: 255 },
             kaiaRecordingsViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             keepBridgePhoneConnected: { type: ['boolean', 'null'] },
@@ -3193,7 +3279,7 @@ const schema12 = {
             opportunitiesViewId: { type: ['integer', 'null'], minimum: -2147483648, maximum: 2147483647 },
             phoneCountryCode: { type: ['string', 'null'] },
             phoneNumber: { type: ['string', 'null'] },
-            phoneType: { type: ['string', 'null'] },
+            phoneType: { type: ['string', 'null'], enum: ['bridge', 'voip', null] },
             pluginAlertNotificationEnabled: { type: ['boolean', 'null'] },
             preferredVoiceRegion: { type: ['string', 'null'] },
             prefersLocalPresence: { type: ['boolean', 'null'] },
@@ -4093,16 +4179,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.inboundPhoneType !== undefined) {
-              let data26 = data3.inboundPhoneType;
-              if (typeof data26 !== 'string' && data26 !== null) {
+              if (!(data25 === 'inbound_bridge' || data25 === 'inbound_voicemail' || data25 === null)) {
                 const err43 = {
-                  instancePath: instancePath + '/data/attributes/inboundPhoneType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/inboundPhoneType/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.inboundPhoneType.type },
-                  message: 'must be string,null',
+                  instancePath: instancePath + '/data/attributes/inboundCallBehavior',
+                  schemaPath: '#/properties/data/properties/attributes/properties/inboundCallBehavior/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema12.properties.data.properties.attributes.properties.inboundCallBehavior.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
                 };
                 if (vErrors === null) {
                   vErrors = [err43];
@@ -4112,10 +4197,45 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data3.inboundPhoneType !== undefined) {
+              let data26 = data3.inboundPhoneType;
+              if (typeof data26 !== 'string' && data26 !== null) {
+                const err44 = {
+                  instancePath: instancePath + '/data/attributes/inboundPhoneType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/inboundPhoneType/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.inboundPhoneType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err44];
+                } else {
+                  vErrors.push(err44);
+                }
+                errors++;
+              }
+              if (!(data26 === 'bridge' || data26 === 'voip' || data26 === 'bridge_and_voip' || data26 === null)) {
+                const err45 = {
+                  instancePath: instancePath + '/data/attributes/inboundPhoneType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/inboundPhoneType/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues: schema12.properties.data.properties.attributes.properties.inboundPhoneType.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err45];
+                } else {
+                  vErrors.push(err45);
+                }
+                errors++;
+              }
+            }
             if (data3.inboundVoicemailCustomMessageText !== undefined) {
               let data27 = data3.inboundVoicemailCustomMessageText;
               if (typeof data27 !== 'string' && data27 !== null) {
-                const err44 = {
+                const err46 = {
                   instancePath: instancePath + '/data/attributes/inboundVoicemailCustomMessageText',
                   schemaPath:
                     '#/properties/data/properties/attributes/properties/inboundVoicemailCustomMessageText/type',
@@ -4127,9 +4247,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err44];
+                  vErrors = [err46];
                 } else {
-                  vErrors.push(err44);
+                  vErrors.push(err46);
                 }
                 errors++;
               }
@@ -4137,7 +4257,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.inboundVoicemailMessageTextVoice !== undefined) {
               let data28 = data3.inboundVoicemailMessageTextVoice;
               if (typeof data28 !== 'string' && data28 !== null) {
-                const err45 = {
+                const err47 = {
                   instancePath: instancePath + '/data/attributes/inboundVoicemailMessageTextVoice',
                   schemaPath:
                     '#/properties/data/properties/attributes/properties/inboundVoicemailMessageTextVoice/type',
@@ -4149,9 +4269,28 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err45];
+                  vErrors = [err47];
                 } else {
-                  vErrors.push(err45);
+                  vErrors.push(err47);
+                }
+                errors++;
+              }
+              if (!(data28 === 'man' || data28 === 'woman' || data28 === null)) {
+                const err48 = {
+                  instancePath: instancePath + '/data/attributes/inboundVoicemailMessageTextVoice',
+                  schemaPath:
+                    '#/properties/data/properties/attributes/properties/inboundVoicemailMessageTextVoice/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema12.properties.data.properties.attributes.properties.inboundVoicemailMessageTextVoice.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err48];
+                } else {
+                  vErrors.push(err48);
                 }
                 errors++;
               }
@@ -4159,7 +4298,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.inboundVoicemailPromptType !== undefined) {
               let data29 = data3.inboundVoicemailPromptType;
               if (typeof data29 !== 'string' && data29 !== null) {
-                const err46 = {
+                const err49 = {
                   instancePath: instancePath + '/data/attributes/inboundVoicemailPromptType',
                   schemaPath: '#/properties/data/properties/attributes/properties/inboundVoicemailPromptType/type',
                   keyword: 'type',
@@ -4169,9 +4308,27 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err46];
+                  vErrors = [err49];
                 } else {
-                  vErrors.push(err46);
+                  vErrors.push(err49);
+                }
+                errors++;
+              }
+              if (!(data29 === 'automated' || data29 === 'recorded' || data29 === 'off' || data29 === null)) {
+                const err50 = {
+                  instancePath: instancePath + '/data/attributes/inboundVoicemailPromptType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/inboundVoicemailPromptType/enum',
+                  keyword: 'enum',
+                  params: {
+                    allowedValues:
+                      schema12.properties.data.properties.attributes.properties.inboundVoicemailPromptType.enum,
+                  },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err50];
+                } else {
+                  vErrors.push(err50);
                 }
                 errors++;
               }
@@ -4179,7 +4336,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.jobRoleByName !== undefined) {
               let data30 = data3.jobRoleByName;
               if (typeof data30 !== 'string' && data30 !== null) {
-                const err47 = {
+                const err51 = {
                   instancePath: instancePath + '/data/attributes/jobRoleByName',
                   schemaPath: '#/properties/data/properties/attributes/properties/jobRoleByName/type',
                   keyword: 'type',
@@ -4187,15 +4344,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err47];
+                  vErrors = [err51];
                 } else {
-                  vErrors.push(err47);
+                  vErrors.push(err51);
                 }
                 errors++;
               }
               if (typeof data30 === 'string') {
                 if (func3(data30) > 255) {
-                  const err48 = {
+                  const err52 = {
                     instancePath: instancePath + '/data/attributes/jobRoleByName',
                     schemaPath: '#/properties/data/properties/attributes/properties/jobRoleByName/maxLength',
                     keyword: 'maxLength',
@@ -4203,9 +4360,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must NOT have more than 255 characters',
                   };
                   if (vErrors === null) {
-                    vErrors = [err48];
+                    vErrors = [err52];
                   } else {
-                    vErrors.push(err48);
+                    vErrors.push(err52);
                   }
                   errors++;
                 }
@@ -4217,82 +4374,12 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data31 == 'number' && !(data31 % 1) && !isNaN(data31) && isFinite(data31)) &&
                 data31 !== null
               ) {
-                const err49 = {
+                const err53 = {
                   instancePath: instancePath + '/data/attributes/kaiaRecordingsViewId',
                   schemaPath: '#/properties/data/properties/attributes/properties/kaiaRecordingsViewId/type',
                   keyword: 'type',
                   params: { type: schema12.properties.data.properties.attributes.properties.kaiaRecordingsViewId.type },
                   message: 'must be integer,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err49];
-                } else {
-                  vErrors.push(err49);
-                }
-                errors++;
-              }
-              if (typeof data31 == 'number' && isFinite(data31)) {
-                if (data31 > 2147483647 || isNaN(data31)) {
-                  const err50 = {
-                    instancePath: instancePath + '/data/attributes/kaiaRecordingsViewId',
-                    schemaPath: '#/properties/data/properties/attributes/properties/kaiaRecordingsViewId/maximum',
-                    keyword: 'maximum',
-                    params: { comparison: '<=', limit: 2147483647 },
-                    message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err50];
-                  } else {
-                    vErrors.push(err50);
-                  }
-                  errors++;
-                }
-                if (data31 < -2147483648 || isNaN(data31)) {
-                  const err51 = {
-                    instancePath: instancePath + '/data/attributes/kaiaRecordingsViewId',
-                    schemaPath: '#/properties/data/properties/attributes/properties/kaiaRecordingsViewId/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err51];
-                  } else {
-                    vErrors.push(err51);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data3.keepBridgePhoneConnected !== undefined) {
-              let data32 = data3.keepBridgePhoneConnected;
-              if (typeof data32 !== 'boolean' && data32 !== null) {
-                const err52 = {
-                  instancePath: instancePath + '/data/attributes/keepBridgePhoneConnected',
-                  schemaPath: '#/properties/data/properties/attributes/properties/keepBridgePhoneConnected/type',
-                  keyword: 'type',
-                  params: {
-                    type: schema12.properties.data.properties.attributes.properties.keepBridgePhoneConnected.type,
-                  },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err52];
-                } else {
-                  vErrors.push(err52);
-                }
-                errors++;
-              }
-            }
-            if (data3.lastName !== undefined) {
-              let data33 = data3.lastName;
-              if (typeof data33 !== 'string' && data33 !== null) {
-                const err53 = {
-                  instancePath: instancePath + '/data/attributes/lastName',
-                  schemaPath: '#/properties/data/properties/attributes/properties/lastName/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.lastName.type },
-                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err53];
@@ -4301,14 +4388,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-              if (typeof data33 === 'string') {
-                if (func3(data33) > 255) {
+              if (typeof data31 == 'number' && isFinite(data31)) {
+                if (data31 > 2147483647 || isNaN(data31)) {
                   const err54 = {
-                    instancePath: instancePath + '/data/attributes/lastName',
-                    schemaPath: '#/properties/data/properties/attributes/properties/lastName/maxLength',
-                    keyword: 'maxLength',
-                    params: { limit: 255 },
-                    message: 'must NOT have more than 255 characters',
+                    instancePath: instancePath + '/data/attributes/kaiaRecordingsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/kaiaRecordingsViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
                     vErrors = [err54];
@@ -4317,35 +4404,32 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   errors++;
                 }
-              }
-            }
-            if (data3.locked !== undefined) {
-              let data34 = data3.locked;
-              if (typeof data34 !== 'boolean' && data34 !== null) {
-                const err55 = {
-                  instancePath: instancePath + '/data/attributes/locked',
-                  schemaPath: '#/properties/data/properties/attributes/properties/locked/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.locked.type },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err55];
-                } else {
-                  vErrors.push(err55);
+                if (data31 < -2147483648 || isNaN(data31)) {
+                  const err55 = {
+                    instancePath: instancePath + '/data/attributes/kaiaRecordingsViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/kaiaRecordingsViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err55];
+                  } else {
+                    vErrors.push(err55);
+                  }
+                  errors++;
                 }
-                errors++;
               }
             }
-            if (data3.mailboxErrorEmailEnabled !== undefined) {
-              let data35 = data3.mailboxErrorEmailEnabled;
-              if (typeof data35 !== 'boolean' && data35 !== null) {
+            if (data3.keepBridgePhoneConnected !== undefined) {
+              let data32 = data3.keepBridgePhoneConnected;
+              if (typeof data32 !== 'boolean' && data32 !== null) {
                 const err56 = {
-                  instancePath: instancePath + '/data/attributes/mailboxErrorEmailEnabled',
-                  schemaPath: '#/properties/data/properties/attributes/properties/mailboxErrorEmailEnabled/type',
+                  instancePath: instancePath + '/data/attributes/keepBridgePhoneConnected',
+                  schemaPath: '#/properties/data/properties/attributes/properties/keepBridgePhoneConnected/type',
                   keyword: 'type',
                   params: {
-                    type: schema12.properties.data.properties.attributes.properties.mailboxErrorEmailEnabled.type,
+                    type: schema12.properties.data.properties.attributes.properties.keepBridgePhoneConnected.type,
                   },
                   message: 'must be boolean,null',
                 };
@@ -4357,10 +4441,83 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data3.lastName !== undefined) {
+              let data33 = data3.lastName;
+              if (typeof data33 !== 'string' && data33 !== null) {
+                const err57 = {
+                  instancePath: instancePath + '/data/attributes/lastName',
+                  schemaPath: '#/properties/data/properties/attributes/properties/lastName/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.lastName.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err57];
+                } else {
+                  vErrors.push(err57);
+                }
+                errors++;
+              }
+              if (typeof data33 === 'string') {
+                if (func3(data33) > 255) {
+                  const err58 = {
+                    instancePath: instancePath + '/data/attributes/lastName',
+                    schemaPath: '#/properties/data/properties/attributes/properties/lastName/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 255 },
+                    message: 'must NOT have more than 255 characters',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err58];
+                  } else {
+                    vErrors.push(err58);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.locked !== undefined) {
+              let data34 = data3.locked;
+              if (typeof data34 !== 'boolean' && data34 !== null) {
+                const err59 = {
+                  instancePath: instancePath + '/data/attributes/locked',
+                  schemaPath: '#/properties/data/properties/attributes/properties/locked/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.locked.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err59];
+                } else {
+                  vErrors.push(err59);
+                }
+                errors++;
+              }
+            }
+            if (data3.mailboxErrorEmailEnabled !== undefined) {
+              let data35 = data3.mailboxErrorEmailEnabled;
+              if (typeof data35 !== 'boolean' && data35 !== null) {
+                const err60 = {
+                  instancePath: instancePath + '/data/attributes/mailboxErrorEmailEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/mailboxErrorEmailEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.mailboxErrorEmailEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err60];
+                } else {
+                  vErrors.push(err60);
+                }
+                errors++;
+              }
+            }
             if (data3.meetingEngagementNotificationEnabled !== undefined) {
               let data36 = data3.meetingEngagementNotificationEnabled;
               if (typeof data36 !== 'boolean' && data36 !== null) {
-                const err57 = {
+                const err61 = {
                   instancePath: instancePath + '/data/attributes/meetingEngagementNotificationEnabled',
                   schemaPath:
                     '#/properties/data/properties/attributes/properties/meetingEngagementNotificationEnabled/type',
@@ -4372,82 +4529,6 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err57];
-                } else {
-                  vErrors.push(err57);
-                }
-                errors++;
-              }
-            }
-            if (data3.notificationsEnabled !== undefined) {
-              let data37 = data3.notificationsEnabled;
-              if (typeof data37 !== 'boolean' && data37 !== null) {
-                const err58 = {
-                  instancePath: instancePath + '/data/attributes/notificationsEnabled',
-                  schemaPath: '#/properties/data/properties/attributes/properties/notificationsEnabled/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.notificationsEnabled.type },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err58];
-                } else {
-                  vErrors.push(err58);
-                }
-                errors++;
-              }
-            }
-            if (data3.oceClickToDialEverywhere !== undefined) {
-              let data38 = data3.oceClickToDialEverywhere;
-              if (typeof data38 !== 'boolean' && data38 !== null) {
-                const err59 = {
-                  instancePath: instancePath + '/data/attributes/oceClickToDialEverywhere',
-                  schemaPath: '#/properties/data/properties/attributes/properties/oceClickToDialEverywhere/type',
-                  keyword: 'type',
-                  params: {
-                    type: schema12.properties.data.properties.attributes.properties.oceClickToDialEverywhere.type,
-                  },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err59];
-                } else {
-                  vErrors.push(err59);
-                }
-                errors++;
-              }
-            }
-            if (data3.oceGmailToolbar !== undefined) {
-              let data39 = data3.oceGmailToolbar;
-              if (typeof data39 !== 'boolean' && data39 !== null) {
-                const err60 = {
-                  instancePath: instancePath + '/data/attributes/oceGmailToolbar',
-                  schemaPath: '#/properties/data/properties/attributes/properties/oceGmailToolbar/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.oceGmailToolbar.type },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err60];
-                } else {
-                  vErrors.push(err60);
-                }
-                errors++;
-              }
-            }
-            if (data3.oceGmailTrackingState !== undefined) {
-              let data40 = data3.oceGmailTrackingState;
-              if (typeof data40 !== 'string' && data40 !== null) {
-                const err61 = {
-                  instancePath: instancePath + '/data/attributes/oceGmailTrackingState',
-                  schemaPath: '#/properties/data/properties/attributes/properties/oceGmailTrackingState/type',
-                  keyword: 'type',
-                  params: {
-                    type: schema12.properties.data.properties.attributes.properties.oceGmailTrackingState.type,
-                  },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
                   vErrors = [err61];
                 } else {
                   vErrors.push(err61);
@@ -4455,16 +4536,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.oceSalesforceEmailDecorating !== undefined) {
-              let data41 = data3.oceSalesforceEmailDecorating;
-              if (typeof data41 !== 'boolean' && data41 !== null) {
+            if (data3.notificationsEnabled !== undefined) {
+              let data37 = data3.notificationsEnabled;
+              if (typeof data37 !== 'boolean' && data37 !== null) {
                 const err62 = {
-                  instancePath: instancePath + '/data/attributes/oceSalesforceEmailDecorating',
-                  schemaPath: '#/properties/data/properties/attributes/properties/oceSalesforceEmailDecorating/type',
+                  instancePath: instancePath + '/data/attributes/notificationsEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/notificationsEnabled/type',
                   keyword: 'type',
-                  params: {
-                    type: schema12.properties.data.properties.attributes.properties.oceSalesforceEmailDecorating.type,
-                  },
+                  params: { type: schema12.properties.data.properties.attributes.properties.notificationsEnabled.type },
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
@@ -4475,15 +4554,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.oceSalesforcePhoneDecorating !== undefined) {
-              let data42 = data3.oceSalesforcePhoneDecorating;
-              if (typeof data42 !== 'boolean' && data42 !== null) {
+            if (data3.oceClickToDialEverywhere !== undefined) {
+              let data38 = data3.oceClickToDialEverywhere;
+              if (typeof data38 !== 'boolean' && data38 !== null) {
                 const err63 = {
-                  instancePath: instancePath + '/data/attributes/oceSalesforcePhoneDecorating',
-                  schemaPath: '#/properties/data/properties/attributes/properties/oceSalesforcePhoneDecorating/type',
+                  instancePath: instancePath + '/data/attributes/oceClickToDialEverywhere',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceClickToDialEverywhere/type',
                   keyword: 'type',
                   params: {
-                    type: schema12.properties.data.properties.attributes.properties.oceSalesforcePhoneDecorating.type,
+                    type: schema12.properties.data.properties.attributes.properties.oceClickToDialEverywhere.type,
                   },
                   message: 'must be boolean,null',
                 };
@@ -4495,14 +4574,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.oceUniversalTaskFlow !== undefined) {
-              let data43 = data3.oceUniversalTaskFlow;
-              if (typeof data43 !== 'boolean' && data43 !== null) {
+            if (data3.oceGmailToolbar !== undefined) {
+              let data39 = data3.oceGmailToolbar;
+              if (typeof data39 !== 'boolean' && data39 !== null) {
                 const err64 = {
-                  instancePath: instancePath + '/data/attributes/oceUniversalTaskFlow',
-                  schemaPath: '#/properties/data/properties/attributes/properties/oceUniversalTaskFlow/type',
+                  instancePath: instancePath + '/data/attributes/oceGmailToolbar',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceGmailToolbar/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.oceUniversalTaskFlow.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.oceGmailToolbar.type },
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
@@ -4513,10 +4592,88 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data3.oceGmailTrackingState !== undefined) {
+              let data40 = data3.oceGmailTrackingState;
+              if (typeof data40 !== 'string' && data40 !== null) {
+                const err65 = {
+                  instancePath: instancePath + '/data/attributes/oceGmailTrackingState',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceGmailTrackingState/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.oceGmailTrackingState.type,
+                  },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err65];
+                } else {
+                  vErrors.push(err65);
+                }
+                errors++;
+              }
+            }
+            if (data3.oceSalesforceEmailDecorating !== undefined) {
+              let data41 = data3.oceSalesforceEmailDecorating;
+              if (typeof data41 !== 'boolean' && data41 !== null) {
+                const err66 = {
+                  instancePath: instancePath + '/data/attributes/oceSalesforceEmailDecorating',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceSalesforceEmailDecorating/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.oceSalesforceEmailDecorating.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err66];
+                } else {
+                  vErrors.push(err66);
+                }
+                errors++;
+              }
+            }
+            if (data3.oceSalesforcePhoneDecorating !== undefined) {
+              let data42 = data3.oceSalesforcePhoneDecorating;
+              if (typeof data42 !== 'boolean' && data42 !== null) {
+                const err67 = {
+                  instancePath: instancePath + '/data/attributes/oceSalesforcePhoneDecorating',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceSalesforcePhoneDecorating/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.oceSalesforcePhoneDecorating.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err67];
+                } else {
+                  vErrors.push(err67);
+                }
+                errors++;
+              }
+            }
+            if (data3.oceUniversalTaskFlow !== undefined) {
+              let data43 = data3.oceUniversalTaskFlow;
+              if (typeof data43 !== 'boolean' && data43 !== null) {
+                const err68 = {
+                  instancePath: instancePath + '/data/attributes/oceUniversalTaskFlow',
+                  schemaPath: '#/properties/data/properties/attributes/properties/oceUniversalTaskFlow/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.oceUniversalTaskFlow.type },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err68];
+                } else {
+                  vErrors.push(err68);
+                }
+                errors++;
+              }
+            }
             if (data3.oceWindowMode !== undefined) {
               let data44 = data3.oceWindowMode;
               if (typeof data44 !== 'boolean' && data44 !== null) {
-                const err65 = {
+                const err69 = {
                   instancePath: instancePath + '/data/attributes/oceWindowMode',
                   schemaPath: '#/properties/data/properties/attributes/properties/oceWindowMode/type',
                   keyword: 'type',
@@ -4524,9 +4681,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err65];
+                  vErrors = [err69];
                 } else {
-                  vErrors.push(err65);
+                  vErrors.push(err69);
                 }
                 errors++;
               }
@@ -4537,80 +4694,12 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data45 == 'number' && !(data45 % 1) && !isNaN(data45) && isFinite(data45)) &&
                 data45 !== null
               ) {
-                const err66 = {
+                const err70 = {
                   instancePath: instancePath + '/data/attributes/opportunitiesViewId',
                   schemaPath: '#/properties/data/properties/attributes/properties/opportunitiesViewId/type',
                   keyword: 'type',
                   params: { type: schema12.properties.data.properties.attributes.properties.opportunitiesViewId.type },
                   message: 'must be integer,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err66];
-                } else {
-                  vErrors.push(err66);
-                }
-                errors++;
-              }
-              if (typeof data45 == 'number' && isFinite(data45)) {
-                if (data45 > 2147483647 || isNaN(data45)) {
-                  const err67 = {
-                    instancePath: instancePath + '/data/attributes/opportunitiesViewId',
-                    schemaPath: '#/properties/data/properties/attributes/properties/opportunitiesViewId/maximum',
-                    keyword: 'maximum',
-                    params: { comparison: '<=', limit: 2147483647 },
-                    message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err67];
-                  } else {
-                    vErrors.push(err67);
-                  }
-                  errors++;
-                }
-                if (data45 < -2147483648 || isNaN(data45)) {
-                  const err68 = {
-                    instancePath: instancePath + '/data/attributes/opportunitiesViewId',
-                    schemaPath: '#/properties/data/properties/attributes/properties/opportunitiesViewId/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err68];
-                  } else {
-                    vErrors.push(err68);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data3.phoneCountryCode !== undefined) {
-              let data46 = data3.phoneCountryCode;
-              if (typeof data46 !== 'string' && data46 !== null) {
-                const err69 = {
-                  instancePath: instancePath + '/data/attributes/phoneCountryCode',
-                  schemaPath: '#/properties/data/properties/attributes/properties/phoneCountryCode/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.phoneCountryCode.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err69];
-                } else {
-                  vErrors.push(err69);
-                }
-                errors++;
-              }
-            }
-            if (data3.phoneNumber !== undefined) {
-              let data47 = data3.phoneNumber;
-              if (typeof data47 !== 'string' && data47 !== null) {
-                const err70 = {
-                  instancePath: instancePath + '/data/attributes/phoneNumber',
-                  schemaPath: '#/properties/data/properties/attributes/properties/phoneNumber/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.phoneNumber.type },
-                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err70];
@@ -4619,53 +4708,47 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 }
                 errors++;
               }
-            }
-            if (data3.phoneType !== undefined) {
-              let data48 = data3.phoneType;
-              if (typeof data48 !== 'string' && data48 !== null) {
-                const err71 = {
-                  instancePath: instancePath + '/data/attributes/phoneType',
-                  schemaPath: '#/properties/data/properties/attributes/properties/phoneType/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.phoneType.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err71];
-                } else {
-                  vErrors.push(err71);
+              if (typeof data45 == 'number' && isFinite(data45)) {
+                if (data45 > 2147483647 || isNaN(data45)) {
+                  const err71 = {
+                    instancePath: instancePath + '/data/attributes/opportunitiesViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/opportunitiesViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err71];
+                  } else {
+                    vErrors.push(err71);
+                  }
+                  errors++;
                 }
-                errors++;
+                if (data45 < -2147483648 || isNaN(data45)) {
+                  const err72 = {
+                    instancePath: instancePath + '/data/attributes/opportunitiesViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/opportunitiesViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err72];
+                  } else {
+                    vErrors.push(err72);
+                  }
+                  errors++;
+                }
               }
             }
-            if (data3.pluginAlertNotificationEnabled !== undefined) {
-              let data49 = data3.pluginAlertNotificationEnabled;
-              if (typeof data49 !== 'boolean' && data49 !== null) {
-                const err72 = {
-                  instancePath: instancePath + '/data/attributes/pluginAlertNotificationEnabled',
-                  schemaPath: '#/properties/data/properties/attributes/properties/pluginAlertNotificationEnabled/type',
-                  keyword: 'type',
-                  params: {
-                    type: schema12.properties.data.properties.attributes.properties.pluginAlertNotificationEnabled.type,
-                  },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err72];
-                } else {
-                  vErrors.push(err72);
-                }
-                errors++;
-              }
-            }
-            if (data3.preferredVoiceRegion !== undefined) {
-              let data50 = data3.preferredVoiceRegion;
-              if (typeof data50 !== 'string' && data50 !== null) {
+            if (data3.phoneCountryCode !== undefined) {
+              let data46 = data3.phoneCountryCode;
+              if (typeof data46 !== 'string' && data46 !== null) {
                 const err73 = {
-                  instancePath: instancePath + '/data/attributes/preferredVoiceRegion',
-                  schemaPath: '#/properties/data/properties/attributes/properties/preferredVoiceRegion/type',
+                  instancePath: instancePath + '/data/attributes/phoneCountryCode',
+                  schemaPath: '#/properties/data/properties/attributes/properties/phoneCountryCode/type',
                   keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.preferredVoiceRegion.type },
+                  params: { type: schema12.properties.data.properties.attributes.properties.phoneCountryCode.type },
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
@@ -4676,10 +4759,99 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data3.phoneNumber !== undefined) {
+              let data47 = data3.phoneNumber;
+              if (typeof data47 !== 'string' && data47 !== null) {
+                const err74 = {
+                  instancePath: instancePath + '/data/attributes/phoneNumber',
+                  schemaPath: '#/properties/data/properties/attributes/properties/phoneNumber/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.phoneNumber.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err74];
+                } else {
+                  vErrors.push(err74);
+                }
+                errors++;
+              }
+            }
+            if (data3.phoneType !== undefined) {
+              let data48 = data3.phoneType;
+              if (typeof data48 !== 'string' && data48 !== null) {
+                const err75 = {
+                  instancePath: instancePath + '/data/attributes/phoneType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/phoneType/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.phoneType.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err75];
+                } else {
+                  vErrors.push(err75);
+                }
+                errors++;
+              }
+              if (!(data48 === 'bridge' || data48 === 'voip' || data48 === null)) {
+                const err76 = {
+                  instancePath: instancePath + '/data/attributes/phoneType',
+                  schemaPath: '#/properties/data/properties/attributes/properties/phoneType/enum',
+                  keyword: 'enum',
+                  params: { allowedValues: schema12.properties.data.properties.attributes.properties.phoneType.enum },
+                  message: 'must be equal to one of the allowed values',
+                };
+                if (vErrors === null) {
+                  vErrors = [err76];
+                } else {
+                  vErrors.push(err76);
+                }
+                errors++;
+              }
+            }
+            if (data3.pluginAlertNotificationEnabled !== undefined) {
+              let data49 = data3.pluginAlertNotificationEnabled;
+              if (typeof data49 !== 'boolean' && data49 !== null) {
+                const err77 = {
+                  instancePath: instancePath + '/data/attributes/pluginAlertNotificationEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/pluginAlertNotificationEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.pluginAlertNotificationEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err77];
+                } else {
+                  vErrors.push(err77);
+                }
+                errors++;
+              }
+            }
+            if (data3.preferredVoiceRegion !== undefined) {
+              let data50 = data3.preferredVoiceRegion;
+              if (typeof data50 !== 'string' && data50 !== null) {
+                const err78 = {
+                  instancePath: instancePath + '/data/attributes/preferredVoiceRegion',
+                  schemaPath: '#/properties/data/properties/attributes/properties/preferredVoiceRegion/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.preferredVoiceRegion.type },
+                  message: 'must be string,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err78];
+                } else {
+                  vErrors.push(err78);
+                }
+                errors++;
+              }
+            }
             if (data3.prefersLocalPresence !== undefined) {
               let data51 = data3.prefersLocalPresence;
               if (typeof data51 !== 'boolean' && data51 !== null) {
-                const err74 = {
+                const err79 = {
                   instancePath: instancePath + '/data/attributes/prefersLocalPresence',
                   schemaPath: '#/properties/data/properties/attributes/properties/prefersLocalPresence/type',
                   keyword: 'type',
@@ -4687,9 +4859,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err74];
+                  vErrors = [err79];
                 } else {
-                  vErrors.push(err74);
+                  vErrors.push(err79);
                 }
                 errors++;
               }
@@ -4700,7 +4872,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data52 == 'number' && !(data52 % 1) && !isNaN(data52) && isFinite(data52)) &&
                 data52 !== null
               ) {
-                const err75 = {
+                const err80 = {
                   instancePath: instancePath + '/data/attributes/prospectsViewId',
                   schemaPath: '#/properties/data/properties/attributes/properties/prospectsViewId/type',
                   keyword: 'type',
@@ -4708,15 +4880,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err75];
+                  vErrors = [err80];
                 } else {
-                  vErrors.push(err75);
+                  vErrors.push(err80);
                 }
                 errors++;
               }
               if (typeof data52 == 'number' && isFinite(data52)) {
                 if (data52 > 2147483647 || isNaN(data52)) {
-                  const err76 = {
+                  const err81 = {
                     instancePath: instancePath + '/data/attributes/prospectsViewId',
                     schemaPath: '#/properties/data/properties/attributes/properties/prospectsViewId/maximum',
                     keyword: 'maximum',
@@ -4724,14 +4896,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err76];
+                    vErrors = [err81];
                   } else {
-                    vErrors.push(err76);
+                    vErrors.push(err81);
                   }
                   errors++;
                 }
                 if (data52 < -2147483648 || isNaN(data52)) {
-                  const err77 = {
+                  const err82 = {
                     instancePath: instancePath + '/data/attributes/prospectsViewId',
                     schemaPath: '#/properties/data/properties/attributes/properties/prospectsViewId/minimum',
                     keyword: 'minimum',
@@ -4739,9 +4911,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err77];
+                    vErrors = [err82];
                   } else {
-                    vErrors.push(err77);
+                    vErrors.push(err82);
                   }
                   errors++;
                 }
@@ -4753,7 +4925,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data53 == 'number' && !(data53 % 1) && !isNaN(data53) && isFinite(data53)) &&
                 data53 !== null
               ) {
-                const err78 = {
+                const err83 = {
                   instancePath: instancePath + '/data/attributes/reportsTeamPerfViewId',
                   schemaPath: '#/properties/data/properties/attributes/properties/reportsTeamPerfViewId/type',
                   keyword: 'type',
@@ -4763,15 +4935,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err78];
+                  vErrors = [err83];
                 } else {
-                  vErrors.push(err78);
+                  vErrors.push(err83);
                 }
                 errors++;
               }
               if (typeof data53 == 'number' && isFinite(data53)) {
                 if (data53 > 2147483647 || isNaN(data53)) {
-                  const err79 = {
+                  const err84 = {
                     instancePath: instancePath + '/data/attributes/reportsTeamPerfViewId',
                     schemaPath: '#/properties/data/properties/attributes/properties/reportsTeamPerfViewId/maximum',
                     keyword: 'maximum',
@@ -4779,14 +4951,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err79];
+                    vErrors = [err84];
                   } else {
-                    vErrors.push(err79);
+                    vErrors.push(err84);
                   }
                   errors++;
                 }
                 if (data53 < -2147483648 || isNaN(data53)) {
-                  const err80 = {
+                  const err85 = {
                     instancePath: instancePath + '/data/attributes/reportsTeamPerfViewId',
                     schemaPath: '#/properties/data/properties/attributes/properties/reportsTeamPerfViewId/minimum',
                     keyword: 'minimum',
@@ -4794,9 +4966,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err80];
+                    vErrors = [err85];
                   } else {
-                    vErrors.push(err80);
+                    vErrors.push(err85);
                   }
                   errors++;
                 }
@@ -4808,7 +4980,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data54 == 'number' && !(data54 % 1) && !isNaN(data54) && isFinite(data54)) &&
                 data54 !== null
               ) {
-                const err81 = {
+                const err86 = {
                   instancePath: instancePath + '/data/attributes/reportsViewId',
                   schemaPath: '#/properties/data/properties/attributes/properties/reportsViewId/type',
                   keyword: 'type',
@@ -4816,15 +4988,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err81];
+                  vErrors = [err86];
                 } else {
-                  vErrors.push(err81);
+                  vErrors.push(err86);
                 }
                 errors++;
               }
               if (typeof data54 == 'number' && isFinite(data54)) {
                 if (data54 > 2147483647 || isNaN(data54)) {
-                  const err82 = {
+                  const err87 = {
                     instancePath: instancePath + '/data/attributes/reportsViewId',
                     schemaPath: '#/properties/data/properties/attributes/properties/reportsViewId/maximum',
                     keyword: 'maximum',
@@ -4832,14 +5004,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err82];
+                    vErrors = [err87];
                   } else {
-                    vErrors.push(err82);
+                    vErrors.push(err87);
                   }
                   errors++;
                 }
                 if (data54 < -2147483648 || isNaN(data54)) {
-                  const err83 = {
+                  const err88 = {
                     instancePath: instancePath + '/data/attributes/reportsViewId',
                     schemaPath: '#/properties/data/properties/attributes/properties/reportsViewId/minimum',
                     keyword: 'minimum',
@@ -4847,9 +5019,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err83];
+                    vErrors = [err88];
                   } else {
-                    vErrors.push(err83);
+                    vErrors.push(err88);
                   }
                   errors++;
                 }
@@ -4858,7 +5030,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.scimExternalId !== undefined) {
               let data55 = data3.scimExternalId;
               if (typeof data55 !== 'string' && data55 !== null) {
-                const err84 = {
+                const err89 = {
                   instancePath: instancePath + '/data/attributes/scimExternalId',
                   schemaPath: '#/properties/data/properties/attributes/properties/scimExternalId/type',
                   keyword: 'type',
@@ -4866,9 +5038,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err84];
+                  vErrors = [err89];
                 } else {
-                  vErrors.push(err84);
+                  vErrors.push(err89);
                 }
                 errors++;
               }
@@ -4876,7 +5048,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.scimSource !== undefined) {
               let data56 = data3.scimSource;
               if (typeof data56 !== 'string' && data56 !== null) {
-                const err85 = {
+                const err90 = {
                   instancePath: instancePath + '/data/attributes/scimSource',
                   schemaPath: '#/properties/data/properties/attributes/properties/scimSource/type',
                   keyword: 'type',
@@ -4884,9 +5056,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err85];
+                  vErrors = [err90];
                 } else {
-                  vErrors.push(err85);
+                  vErrors.push(err90);
                 }
                 errors++;
               }
@@ -4894,7 +5066,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.senderNotificationsExcluded !== undefined) {
               let data57 = data3.senderNotificationsExcluded;
               if (typeof data57 !== 'boolean' && data57 !== null) {
-                const err86 = {
+                const err91 = {
                   instancePath: instancePath + '/data/attributes/senderNotificationsExcluded',
                   schemaPath: '#/properties/data/properties/attributes/properties/senderNotificationsExcluded/type',
                   keyword: 'type',
@@ -4904,9 +5076,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err86];
+                  vErrors = [err91];
                 } else {
-                  vErrors.push(err86);
+                  vErrors.push(err91);
                 }
                 errors++;
               }
@@ -4917,7 +5089,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data58 == 'number' && !(data58 % 1) && !isNaN(data58) && isFinite(data58)) &&
                 data58 !== null
               ) {
-                const err87 = {
+                const err92 = {
                   instancePath: instancePath + '/data/attributes/tasksViewId',
                   schemaPath: '#/properties/data/properties/attributes/properties/tasksViewId/type',
                   keyword: 'type',
@@ -4925,15 +5097,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err87];
+                  vErrors = [err92];
                 } else {
-                  vErrors.push(err87);
+                  vErrors.push(err92);
                 }
                 errors++;
               }
               if (typeof data58 == 'number' && isFinite(data58)) {
                 if (data58 > 2147483647 || isNaN(data58)) {
-                  const err88 = {
+                  const err93 = {
                     instancePath: instancePath + '/data/attributes/tasksViewId',
                     schemaPath: '#/properties/data/properties/attributes/properties/tasksViewId/maximum',
                     keyword: 'maximum',
@@ -4941,14 +5113,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err88];
+                    vErrors = [err93];
                   } else {
-                    vErrors.push(err88);
+                    vErrors.push(err93);
                   }
                   errors++;
                 }
                 if (data58 < -2147483648 || isNaN(data58)) {
-                  const err89 = {
+                  const err94 = {
                     instancePath: instancePath + '/data/attributes/tasksViewId',
                     schemaPath: '#/properties/data/properties/attributes/properties/tasksViewId/minimum',
                     keyword: 'minimum',
@@ -4956,9 +5128,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err89];
+                    vErrors = [err94];
                   } else {
-                    vErrors.push(err89);
+                    vErrors.push(err94);
                   }
                   errors++;
                 }
@@ -4970,7 +5142,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 !(typeof data59 == 'number' && !(data59 % 1) && !isNaN(data59) && isFinite(data59)) &&
                 data59 !== null
               ) {
-                const err90 = {
+                const err95 = {
                   instancePath: instancePath + '/data/attributes/teamsViewId',
                   schemaPath: '#/properties/data/properties/attributes/properties/teamsViewId/type',
                   keyword: 'type',
@@ -4978,15 +5150,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be integer,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err90];
+                  vErrors = [err95];
                 } else {
-                  vErrors.push(err90);
+                  vErrors.push(err95);
                 }
                 errors++;
               }
               if (typeof data59 == 'number' && isFinite(data59)) {
                 if (data59 > 2147483647 || isNaN(data59)) {
-                  const err91 = {
+                  const err96 = {
                     instancePath: instancePath + '/data/attributes/teamsViewId',
                     schemaPath: '#/properties/data/properties/attributes/properties/teamsViewId/maximum',
                     keyword: 'maximum',
@@ -4994,14 +5166,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be <= 2147483647',
                   };
                   if (vErrors === null) {
-                    vErrors = [err91];
+                    vErrors = [err96];
                   } else {
-                    vErrors.push(err91);
+                    vErrors.push(err96);
                   }
                   errors++;
                 }
                 if (data59 < -2147483648 || isNaN(data59)) {
-                  const err92 = {
+                  const err97 = {
                     instancePath: instancePath + '/data/attributes/teamsViewId',
                     schemaPath: '#/properties/data/properties/attributes/properties/teamsViewId/minimum',
                     keyword: 'minimum',
@@ -5009,9 +5181,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: 'must be >= -2147483648',
                   };
                   if (vErrors === null) {
-                    vErrors = [err92];
+                    vErrors = [err97];
                   } else {
-                    vErrors.push(err92);
+                    vErrors.push(err97);
                   }
                   errors++;
                 }
@@ -5020,7 +5192,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.textingEmailNotifications !== undefined) {
               let data60 = data3.textingEmailNotifications;
               if (typeof data60 !== 'boolean' && data60 !== null) {
-                const err93 = {
+                const err98 = {
                   instancePath: instancePath + '/data/attributes/textingEmailNotifications',
                   schemaPath: '#/properties/data/properties/attributes/properties/textingEmailNotifications/type',
                   keyword: 'type',
@@ -5030,9 +5202,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be boolean,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err93];
+                  vErrors = [err98];
                 } else {
-                  vErrors.push(err93);
+                  vErrors.push(err98);
                 }
                 errors++;
               }
@@ -5040,7 +5212,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.title !== undefined) {
               let data61 = data3.title;
               if (typeof data61 !== 'string' && data61 !== null) {
-                const err94 = {
+                const err99 = {
                   instancePath: instancePath + '/data/attributes/title',
                   schemaPath: '#/properties/data/properties/attributes/properties/title/type',
                   keyword: 'type',
@@ -5048,9 +5220,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be string,null',
                 };
                 if (vErrors === null) {
-                  vErrors = [err94];
+                  vErrors = [err99];
                 } else {
-                  vErrors.push(err94);
+                  vErrors.push(err99);
                 }
                 errors++;
               }
@@ -5058,103 +5230,12 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (data3.unknownReplyEmailEnabled !== undefined) {
               let data62 = data3.unknownReplyEmailEnabled;
               if (typeof data62 !== 'boolean' && data62 !== null) {
-                const err95 = {
+                const err100 = {
                   instancePath: instancePath + '/data/attributes/unknownReplyEmailEnabled',
                   schemaPath: '#/properties/data/properties/attributes/properties/unknownReplyEmailEnabled/type',
                   keyword: 'type',
                   params: {
                     type: schema12.properties.data.properties.attributes.properties.unknownReplyEmailEnabled.type,
-                  },
-                  message: 'must be boolean,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err95];
-                } else {
-                  vErrors.push(err95);
-                }
-                errors++;
-              }
-            }
-            if (data3.username !== undefined) {
-              let data63 = data3.username;
-              if (typeof data63 !== 'string' && data63 !== null) {
-                const err96 = {
-                  instancePath: instancePath + '/data/attributes/username',
-                  schemaPath: '#/properties/data/properties/attributes/properties/username/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.username.type },
-                  message: 'must be string,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err96];
-                } else {
-                  vErrors.push(err96);
-                }
-                errors++;
-              }
-            }
-            if (data3.usersViewId !== undefined) {
-              let data64 = data3.usersViewId;
-              if (
-                !(typeof data64 == 'number' && !(data64 % 1) && !isNaN(data64) && isFinite(data64)) &&
-                data64 !== null
-              ) {
-                const err97 = {
-                  instancePath: instancePath + '/data/attributes/usersViewId',
-                  schemaPath: '#/properties/data/properties/attributes/properties/usersViewId/type',
-                  keyword: 'type',
-                  params: { type: schema12.properties.data.properties.attributes.properties.usersViewId.type },
-                  message: 'must be integer,null',
-                };
-                if (vErrors === null) {
-                  vErrors = [err97];
-                } else {
-                  vErrors.push(err97);
-                }
-                errors++;
-              }
-              if (typeof data64 == 'number' && isFinite(data64)) {
-                if (data64 > 2147483647 || isNaN(data64)) {
-                  const err98 = {
-                    instancePath: instancePath + '/data/attributes/usersViewId',
-                    schemaPath: '#/properties/data/properties/attributes/properties/usersViewId/maximum',
-                    keyword: 'maximum',
-                    params: { comparison: '<=', limit: 2147483647 },
-                    message: 'must be <= 2147483647',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err98];
-                  } else {
-                    vErrors.push(err98);
-                  }
-                  errors++;
-                }
-                if (data64 < -2147483648 || isNaN(data64)) {
-                  const err99 = {
-                    instancePath: instancePath + '/data/attributes/usersViewId',
-                    schemaPath: '#/properties/data/properties/attributes/properties/usersViewId/minimum',
-                    keyword: 'minimum',
-                    params: { comparison: '>=', limit: -2147483648 },
-                    message: 'must be >= -2147483648',
-                  };
-                  if (vErrors === null) {
-                    vErrors = [err99];
-                  } else {
-                    vErrors.push(err99);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data3.voicemailNotificationEnabled !== undefined) {
-              let data65 = data3.voicemailNotificationEnabled;
-              if (typeof data65 !== 'boolean' && data65 !== null) {
-                const err100 = {
-                  instancePath: instancePath + '/data/attributes/voicemailNotificationEnabled',
-                  schemaPath: '#/properties/data/properties/attributes/properties/voicemailNotificationEnabled/type',
-                  keyword: 'type',
-                  params: {
-                    type: schema12.properties.data.properties.attributes.properties.voicemailNotificationEnabled.type,
                   },
                   message: 'must be boolean,null',
                 };
@@ -5166,17 +5247,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.weeklyDigestEmailEnabled !== undefined) {
-              let data66 = data3.weeklyDigestEmailEnabled;
-              if (typeof data66 !== 'boolean' && data66 !== null) {
+            if (data3.username !== undefined) {
+              let data63 = data3.username;
+              if (typeof data63 !== 'string' && data63 !== null) {
                 const err101 = {
-                  instancePath: instancePath + '/data/attributes/weeklyDigestEmailEnabled',
-                  schemaPath: '#/properties/data/properties/attributes/properties/weeklyDigestEmailEnabled/type',
+                  instancePath: instancePath + '/data/attributes/username',
+                  schemaPath: '#/properties/data/properties/attributes/properties/username/type',
                   keyword: 'type',
-                  params: {
-                    type: schema12.properties.data.properties.attributes.properties.weeklyDigestEmailEnabled.type,
-                  },
-                  message: 'must be boolean,null',
+                  params: { type: schema12.properties.data.properties.attributes.properties.username.type },
+                  message: 'must be string,null',
                 };
                 if (vErrors === null) {
                   vErrors = [err101];
@@ -5186,8 +5265,101 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data3.usersViewId !== undefined) {
+              let data64 = data3.usersViewId;
+              if (
+                !(typeof data64 == 'number' && !(data64 % 1) && !isNaN(data64) && isFinite(data64)) &&
+                data64 !== null
+              ) {
+                const err102 = {
+                  instancePath: instancePath + '/data/attributes/usersViewId',
+                  schemaPath: '#/properties/data/properties/attributes/properties/usersViewId/type',
+                  keyword: 'type',
+                  params: { type: schema12.properties.data.properties.attributes.properties.usersViewId.type },
+                  message: 'must be integer,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err102];
+                } else {
+                  vErrors.push(err102);
+                }
+                errors++;
+              }
+              if (typeof data64 == 'number' && isFinite(data64)) {
+                if (data64 > 2147483647 || isNaN(data64)) {
+                  const err103 = {
+                    instancePath: instancePath + '/data/attributes/usersViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/usersViewId/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 2147483647 },
+                    message: 'must be <= 2147483647',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err103];
+                  } else {
+                    vErrors.push(err103);
+                  }
+                  errors++;
+                }
+                if (data64 < -2147483648 || isNaN(data64)) {
+                  const err104 = {
+                    instancePath: instancePath + '/data/attributes/usersViewId',
+                    schemaPath: '#/properties/data/properties/attributes/properties/usersViewId/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: -2147483648 },
+                    message: 'must be >= -2147483648',
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err104];
+                  } else {
+                    vErrors.push(err104);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data3.voicemailNotificationEnabled !== undefined) {
+              let data65 = data3.voicemailNotificationEnabled;
+              if (typeof data65 !== 'boolean' && data65 !== null) {
+                const err105 = {
+                  instancePath: instancePath + '/data/attributes/voicemailNotificationEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/voicemailNotificationEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.voicemailNotificationEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err105];
+                } else {
+                  vErrors.push(err105);
+                }
+                errors++;
+              }
+            }
+            if (data3.weeklyDigestEmailEnabled !== undefined) {
+              let data66 = data3.weeklyDigestEmailEnabled;
+              if (typeof data66 !== 'boolean' && data66 !== null) {
+                const err106 = {
+                  instancePath: instancePath + '/data/attributes/weeklyDigestEmailEnabled',
+                  schemaPath: '#/properties/data/properties/attributes/properties/weeklyDigestEmailEnabled/type',
+                  keyword: 'type',
+                  params: {
+                    type: schema12.properties.data.properties.attributes.properties.weeklyDigestEmailEnabled.type,
+                  },
+                  message: 'must be boolean,null',
+                };
+                if (vErrors === null) {
+                  vErrors = [err106];
+                } else {
+                  vErrors.push(err106);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err102 = {
+            const err107 = {
               instancePath: instancePath + '/data/attributes',
               schemaPath: '#/properties/data/properties/attributes/type',
               keyword: 'type',
@@ -5195,9 +5367,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err102];
+              vErrors = [err107];
             } else {
-              vErrors.push(err102);
+              vErrors.push(err107);
             }
             errors++;
           }
@@ -5207,7 +5379,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           if (data67 && typeof data67 == 'object' && !Array.isArray(data67)) {
             for (const key2 in data67) {
               if (!(key2 === 'mailbox' || key2 === 'profile' || key2 === 'role')) {
-                const err103 = {
+                const err108 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
                   keyword: 'additionalProperties',
@@ -5215,9 +5387,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must NOT have additional properties',
                 };
                 if (vErrors === null) {
-                  vErrors = [err103];
+                  vErrors = [err108];
                 } else {
-                  vErrors.push(err103);
+                  vErrors.push(err108);
                 }
                 errors++;
               }
@@ -5226,7 +5398,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data68 = data67.mailbox;
               if (data68 && typeof data68 == 'object' && !Array.isArray(data68)) {
                 if (data68.data === undefined) {
-                  const err104 = {
+                  const err109 = {
                     instancePath: instancePath + '/data/relationships/mailbox',
                     schemaPath: '#/properties/data/properties/relationships/properties/mailbox/required',
                     keyword: 'required',
@@ -5234,15 +5406,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err104];
+                    vErrors = [err109];
                   } else {
-                    vErrors.push(err104);
+                    vErrors.push(err109);
                   }
                   errors++;
                 }
                 for (const key3 in data68) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
-                    const err105 = {
+                    const err110 = {
                       instancePath: instancePath + '/data/relationships/mailbox',
                       schemaPath: '#/properties/data/properties/relationships/properties/mailbox/additionalProperties',
                       keyword: 'additionalProperties',
@@ -5250,9 +5422,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err105];
+                      vErrors = [err110];
                     } else {
-                      vErrors.push(err105);
+                      vErrors.push(err110);
                     }
                     errors++;
                   }
@@ -5263,7 +5435,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid6 = false;
                   const _errs149 = errors;
                   if (data69 !== null) {
-                    const err106 = {
+                    const err111 = {
                       instancePath: instancePath + '/data/relationships/mailbox/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/0/type',
@@ -5272,9 +5444,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err106];
+                      vErrors = [err111];
                     } else {
-                      vErrors.push(err106);
+                      vErrors.push(err111);
                     }
                     errors++;
                   }
@@ -5284,7 +5456,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs151 = errors;
                     if (data69 && typeof data69 == 'object' && !Array.isArray(data69)) {
                       if (data69.type === undefined) {
-                        const err107 = {
+                        const err112 = {
                           instancePath: instancePath + '/data/relationships/mailbox/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/required',
@@ -5293,14 +5465,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err107];
+                          vErrors = [err112];
                         } else {
-                          vErrors.push(err107);
+                          vErrors.push(err112);
                         }
                         errors++;
                       }
                       if (data69.id === undefined) {
-                        const err108 = {
+                        const err113 = {
                           instancePath: instancePath + '/data/relationships/mailbox/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/required',
@@ -5309,15 +5481,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err108];
+                          vErrors = [err113];
                         } else {
-                          vErrors.push(err108);
+                          vErrors.push(err113);
                         }
                         errors++;
                       }
                       for (const key4 in data69) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
-                          const err109 = {
+                          const err114 = {
                             instancePath: instancePath + '/data/relationships/mailbox/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/additionalProperties',
@@ -5326,16 +5498,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err109];
+                            vErrors = [err114];
                           } else {
-                            vErrors.push(err109);
+                            vErrors.push(err114);
                           }
                           errors++;
                         }
                       }
                       if (data69.type !== undefined) {
                         if ('mailbox' !== data69.type) {
-                          const err110 = {
+                          const err115 = {
                             instancePath: instancePath + '/data/relationships/mailbox/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/type/const',
@@ -5344,9 +5516,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err110];
+                            vErrors = [err115];
                           } else {
-                            vErrors.push(err110);
+                            vErrors.push(err115);
                           }
                           errors++;
                         }
@@ -5357,7 +5529,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid8 = false;
                         const _errs157 = errors;
                         if (!(typeof data71 == 'number' && !(data71 % 1) && !isNaN(data71) && isFinite(data71))) {
-                          const err111 = {
+                          const err116 = {
                             instancePath: instancePath + '/data/relationships/mailbox/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -5366,15 +5538,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err111];
+                            vErrors = [err116];
                           } else {
-                            vErrors.push(err111);
+                            vErrors.push(err116);
                           }
                           errors++;
                         }
                         if (typeof data71 == 'number' && isFinite(data71)) {
                           if (data71 > 9007199254740991 || isNaN(data71)) {
-                            const err112 = {
+                            const err117 = {
                               instancePath: instancePath + '/data/relationships/mailbox/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -5383,14 +5555,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err112];
+                              vErrors = [err117];
                             } else {
-                              vErrors.push(err112);
+                              vErrors.push(err117);
                             }
                             errors++;
                           }
                           if (data71 < 1 || isNaN(data71)) {
-                            const err113 = {
+                            const err118 = {
                               instancePath: instancePath + '/data/relationships/mailbox/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -5399,9 +5571,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err113];
+                              vErrors = [err118];
                             } else {
-                              vErrors.push(err113);
+                              vErrors.push(err118);
                             }
                             errors++;
                           }
@@ -5412,7 +5584,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs159 = errors;
                           if (typeof data71 === 'string') {
                             if (!pattern0.test(data71)) {
-                              const err114 = {
+                              const err119 = {
                                 instancePath: instancePath + '/data/relationships/mailbox/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -5421,14 +5593,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err114];
+                                vErrors = [err119];
                               } else {
-                                vErrors.push(err114);
+                                vErrors.push(err119);
                               }
                               errors++;
                             }
                           } else {
-                            const err115 = {
+                            const err120 = {
                               instancePath: instancePath + '/data/relationships/mailbox/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -5437,9 +5609,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err115];
+                              vErrors = [err120];
                             } else {
-                              vErrors.push(err115);
+                              vErrors.push(err120);
                             }
                             errors++;
                           }
@@ -5447,7 +5619,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid8 = valid8 || _valid2;
                         }
                         if (!valid8) {
-                          const err116 = {
+                          const err121 = {
                             instancePath: instancePath + '/data/relationships/mailbox/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/id/anyOf',
@@ -5456,9 +5628,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err116];
+                            vErrors = [err121];
                           } else {
-                            vErrors.push(err116);
+                            vErrors.push(err121);
                           }
                           errors++;
                         } else {
@@ -5475,7 +5647,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data69.meta !== undefined) {
                         let data72 = data69.meta;
                         if (!(data72 && typeof data72 == 'object' && !Array.isArray(data72))) {
-                          const err117 = {
+                          const err122 = {
                             instancePath: instancePath + '/data/relationships/mailbox/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/properties/meta/type',
@@ -5484,15 +5656,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err117];
+                            vErrors = [err122];
                           } else {
-                            vErrors.push(err117);
+                            vErrors.push(err122);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err118 = {
+                      const err123 = {
                         instancePath: instancePath + '/data/relationships/mailbox/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf/1/type',
@@ -5501,9 +5673,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err118];
+                        vErrors = [err123];
                       } else {
-                        vErrors.push(err118);
+                        vErrors.push(err123);
                       }
                       errors++;
                     }
@@ -5511,7 +5683,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid6 = valid6 || _valid1;
                   }
                   if (!valid6) {
-                    const err119 = {
+                    const err124 = {
                       instancePath: instancePath + '/data/relationships/mailbox/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/mailbox/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -5519,9 +5691,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err119];
+                      vErrors = [err124];
                     } else {
-                      vErrors.push(err119);
+                      vErrors.push(err124);
                     }
                     errors++;
                   } else {
@@ -5538,7 +5710,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data68.meta !== undefined) {
                   let data73 = data68.meta;
                   if (!(data73 && typeof data73 == 'object' && !Array.isArray(data73))) {
-                    const err120 = {
+                    const err125 = {
                       instancePath: instancePath + '/data/relationships/mailbox/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/mailbox/properties/meta/type',
                       keyword: 'type',
@@ -5546,15 +5718,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err120];
+                      vErrors = [err125];
                     } else {
-                      vErrors.push(err120);
+                      vErrors.push(err125);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err121 = {
+                const err126 = {
                   instancePath: instancePath + '/data/relationships/mailbox',
                   schemaPath: '#/properties/data/properties/relationships/properties/mailbox/type',
                   keyword: 'type',
@@ -5562,9 +5734,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err121];
+                  vErrors = [err126];
                 } else {
-                  vErrors.push(err121);
+                  vErrors.push(err126);
                 }
                 errors++;
               }
@@ -5573,7 +5745,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data74 = data67.profile;
               if (data74 && typeof data74 == 'object' && !Array.isArray(data74)) {
                 if (data74.data === undefined) {
-                  const err122 = {
+                  const err127 = {
                     instancePath: instancePath + '/data/relationships/profile',
                     schemaPath: '#/properties/data/properties/relationships/properties/profile/required',
                     keyword: 'required',
@@ -5581,15 +5753,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err122];
+                    vErrors = [err127];
                   } else {
-                    vErrors.push(err122);
+                    vErrors.push(err127);
                   }
                   errors++;
                 }
                 for (const key5 in data74) {
                   if (!(key5 === 'data' || key5 === 'meta')) {
-                    const err123 = {
+                    const err128 = {
                       instancePath: instancePath + '/data/relationships/profile',
                       schemaPath: '#/properties/data/properties/relationships/properties/profile/additionalProperties',
                       keyword: 'additionalProperties',
@@ -5597,9 +5769,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err123];
+                      vErrors = [err128];
                     } else {
-                      vErrors.push(err123);
+                      vErrors.push(err128);
                     }
                     errors++;
                   }
@@ -5610,7 +5782,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid10 = false;
                   const _errs170 = errors;
                   if (data75 !== null) {
-                    const err124 = {
+                    const err129 = {
                       instancePath: instancePath + '/data/relationships/profile/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/0/type',
@@ -5619,9 +5791,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err124];
+                      vErrors = [err129];
                     } else {
-                      vErrors.push(err124);
+                      vErrors.push(err129);
                     }
                     errors++;
                   }
@@ -5631,7 +5803,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs172 = errors;
                     if (data75 && typeof data75 == 'object' && !Array.isArray(data75)) {
                       if (data75.type === undefined) {
-                        const err125 = {
+                        const err130 = {
                           instancePath: instancePath + '/data/relationships/profile/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/required',
@@ -5640,14 +5812,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err125];
+                          vErrors = [err130];
                         } else {
-                          vErrors.push(err125);
+                          vErrors.push(err130);
                         }
                         errors++;
                       }
                       if (data75.id === undefined) {
-                        const err126 = {
+                        const err131 = {
                           instancePath: instancePath + '/data/relationships/profile/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/required',
@@ -5656,15 +5828,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err126];
+                          vErrors = [err131];
                         } else {
-                          vErrors.push(err126);
+                          vErrors.push(err131);
                         }
                         errors++;
                       }
                       for (const key6 in data75) {
                         if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
-                          const err127 = {
+                          const err132 = {
                             instancePath: instancePath + '/data/relationships/profile/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/additionalProperties',
@@ -5673,16 +5845,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err127];
+                            vErrors = [err132];
                           } else {
-                            vErrors.push(err127);
+                            vErrors.push(err132);
                           }
                           errors++;
                         }
                       }
                       if (data75.type !== undefined) {
                         if ('profile' !== data75.type) {
-                          const err128 = {
+                          const err133 = {
                             instancePath: instancePath + '/data/relationships/profile/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/type/const',
@@ -5691,9 +5863,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err128];
+                            vErrors = [err133];
                           } else {
-                            vErrors.push(err128);
+                            vErrors.push(err133);
                           }
                           errors++;
                         }
@@ -5704,7 +5876,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid12 = false;
                         const _errs178 = errors;
                         if (!(typeof data77 == 'number' && !(data77 % 1) && !isNaN(data77) && isFinite(data77))) {
-                          const err129 = {
+                          const err134 = {
                             instancePath: instancePath + '/data/relationships/profile/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -5713,15 +5885,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err129];
+                            vErrors = [err134];
                           } else {
-                            vErrors.push(err129);
+                            vErrors.push(err134);
                           }
                           errors++;
                         }
                         if (typeof data77 == 'number' && isFinite(data77)) {
                           if (data77 > 9007199254740991 || isNaN(data77)) {
-                            const err130 = {
+                            const err135 = {
                               instancePath: instancePath + '/data/relationships/profile/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -5730,14 +5902,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err130];
+                              vErrors = [err135];
                             } else {
-                              vErrors.push(err130);
+                              vErrors.push(err135);
                             }
                             errors++;
                           }
                           if (data77 < 1 || isNaN(data77)) {
-                            const err131 = {
+                            const err136 = {
                               instancePath: instancePath + '/data/relationships/profile/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -5746,9 +5918,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err131];
+                              vErrors = [err136];
                             } else {
-                              vErrors.push(err131);
+                              vErrors.push(err136);
                             }
                             errors++;
                           }
@@ -5759,7 +5931,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs180 = errors;
                           if (typeof data77 === 'string') {
                             if (!pattern0.test(data77)) {
-                              const err132 = {
+                              const err137 = {
                                 instancePath: instancePath + '/data/relationships/profile/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -5768,14 +5940,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err132];
+                                vErrors = [err137];
                               } else {
-                                vErrors.push(err132);
+                                vErrors.push(err137);
                               }
                               errors++;
                             }
                           } else {
-                            const err133 = {
+                            const err138 = {
                               instancePath: instancePath + '/data/relationships/profile/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -5784,9 +5956,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err133];
+                              vErrors = [err138];
                             } else {
-                              vErrors.push(err133);
+                              vErrors.push(err138);
                             }
                             errors++;
                           }
@@ -5794,7 +5966,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid12 = valid12 || _valid4;
                         }
                         if (!valid12) {
-                          const err134 = {
+                          const err139 = {
                             instancePath: instancePath + '/data/relationships/profile/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/id/anyOf',
@@ -5803,9 +5975,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err134];
+                            vErrors = [err139];
                           } else {
-                            vErrors.push(err134);
+                            vErrors.push(err139);
                           }
                           errors++;
                         } else {
@@ -5822,7 +5994,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data75.meta !== undefined) {
                         let data78 = data75.meta;
                         if (!(data78 && typeof data78 == 'object' && !Array.isArray(data78))) {
-                          const err135 = {
+                          const err140 = {
                             instancePath: instancePath + '/data/relationships/profile/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/properties/meta/type',
@@ -5831,15 +6003,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err135];
+                            vErrors = [err140];
                           } else {
-                            vErrors.push(err135);
+                            vErrors.push(err140);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err136 = {
+                      const err141 = {
                         instancePath: instancePath + '/data/relationships/profile/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf/1/type',
@@ -5848,9 +6020,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err136];
+                        vErrors = [err141];
                       } else {
-                        vErrors.push(err136);
+                        vErrors.push(err141);
                       }
                       errors++;
                     }
@@ -5858,7 +6030,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid10 = valid10 || _valid3;
                   }
                   if (!valid10) {
-                    const err137 = {
+                    const err142 = {
                       instancePath: instancePath + '/data/relationships/profile/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/profile/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -5866,9 +6038,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err137];
+                      vErrors = [err142];
                     } else {
-                      vErrors.push(err137);
+                      vErrors.push(err142);
                     }
                     errors++;
                   } else {
@@ -5885,7 +6057,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data74.meta !== undefined) {
                   let data79 = data74.meta;
                   if (!(data79 && typeof data79 == 'object' && !Array.isArray(data79))) {
-                    const err138 = {
+                    const err143 = {
                       instancePath: instancePath + '/data/relationships/profile/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/profile/properties/meta/type',
                       keyword: 'type',
@@ -5893,15 +6065,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err138];
+                      vErrors = [err143];
                     } else {
-                      vErrors.push(err138);
+                      vErrors.push(err143);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err139 = {
+                const err144 = {
                   instancePath: instancePath + '/data/relationships/profile',
                   schemaPath: '#/properties/data/properties/relationships/properties/profile/type',
                   keyword: 'type',
@@ -5909,9 +6081,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err139];
+                  vErrors = [err144];
                 } else {
-                  vErrors.push(err139);
+                  vErrors.push(err144);
                 }
                 errors++;
               }
@@ -5920,7 +6092,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               let data80 = data67.role;
               if (data80 && typeof data80 == 'object' && !Array.isArray(data80)) {
                 if (data80.data === undefined) {
-                  const err140 = {
+                  const err145 = {
                     instancePath: instancePath + '/data/relationships/role',
                     schemaPath: '#/properties/data/properties/relationships/properties/role/required',
                     keyword: 'required',
@@ -5928,15 +6100,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     message: "must have required property '" + 'data' + "'",
                   };
                   if (vErrors === null) {
-                    vErrors = [err140];
+                    vErrors = [err145];
                   } else {
-                    vErrors.push(err140);
+                    vErrors.push(err145);
                   }
                   errors++;
                 }
                 for (const key7 in data80) {
                   if (!(key7 === 'data' || key7 === 'meta')) {
-                    const err141 = {
+                    const err146 = {
                       instancePath: instancePath + '/data/relationships/role',
                       schemaPath: '#/properties/data/properties/relationships/properties/role/additionalProperties',
                       keyword: 'additionalProperties',
@@ -5944,9 +6116,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must NOT have additional properties',
                     };
                     if (vErrors === null) {
-                      vErrors = [err141];
+                      vErrors = [err146];
                     } else {
-                      vErrors.push(err141);
+                      vErrors.push(err146);
                     }
                     errors++;
                   }
@@ -5957,7 +6129,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   let valid14 = false;
                   const _errs191 = errors;
                   if (data81 !== null) {
-                    const err142 = {
+                    const err147 = {
                       instancePath: instancePath + '/data/relationships/role/data',
                       schemaPath:
                         '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/0/type',
@@ -5966,9 +6138,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be null',
                     };
                     if (vErrors === null) {
-                      vErrors = [err142];
+                      vErrors = [err147];
                     } else {
-                      vErrors.push(err142);
+                      vErrors.push(err147);
                     }
                     errors++;
                   }
@@ -5978,7 +6150,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     const _errs193 = errors;
                     if (data81 && typeof data81 == 'object' && !Array.isArray(data81)) {
                       if (data81.type === undefined) {
-                        const err143 = {
+                        const err148 = {
                           instancePath: instancePath + '/data/relationships/role/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/required',
@@ -5987,14 +6159,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'type' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err143];
+                          vErrors = [err148];
                         } else {
-                          vErrors.push(err143);
+                          vErrors.push(err148);
                         }
                         errors++;
                       }
                       if (data81.id === undefined) {
-                        const err144 = {
+                        const err149 = {
                           instancePath: instancePath + '/data/relationships/role/data',
                           schemaPath:
                             '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/required',
@@ -6003,15 +6175,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           message: "must have required property '" + 'id' + "'",
                         };
                         if (vErrors === null) {
-                          vErrors = [err144];
+                          vErrors = [err149];
                         } else {
-                          vErrors.push(err144);
+                          vErrors.push(err149);
                         }
                         errors++;
                       }
                       for (const key8 in data81) {
                         if (!(key8 === 'type' || key8 === 'id' || key8 === 'meta')) {
-                          const err145 = {
+                          const err150 = {
                             instancePath: instancePath + '/data/relationships/role/data',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/additionalProperties',
@@ -6020,16 +6192,16 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must NOT have additional properties',
                           };
                           if (vErrors === null) {
-                            vErrors = [err145];
+                            vErrors = [err150];
                           } else {
-                            vErrors.push(err145);
+                            vErrors.push(err150);
                           }
                           errors++;
                         }
                       }
                       if (data81.type !== undefined) {
                         if ('role' !== data81.type) {
-                          const err146 = {
+                          const err151 = {
                             instancePath: instancePath + '/data/relationships/role/data/type',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/type/const',
@@ -6038,9 +6210,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be equal to constant',
                           };
                           if (vErrors === null) {
-                            vErrors = [err146];
+                            vErrors = [err151];
                           } else {
-                            vErrors.push(err146);
+                            vErrors.push(err151);
                           }
                           errors++;
                         }
@@ -6051,7 +6223,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         let valid16 = false;
                         const _errs199 = errors;
                         if (!(typeof data83 == 'number' && !(data83 % 1) && !isNaN(data83) && isFinite(data83))) {
-                          const err147 = {
+                          const err152 = {
                             instancePath: instancePath + '/data/relationships/role/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf/0/type',
@@ -6060,15 +6232,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be integer',
                           };
                           if (vErrors === null) {
-                            vErrors = [err147];
+                            vErrors = [err152];
                           } else {
-                            vErrors.push(err147);
+                            vErrors.push(err152);
                           }
                           errors++;
                         }
                         if (typeof data83 == 'number' && isFinite(data83)) {
                           if (data83 > 9007199254740991 || isNaN(data83)) {
-                            const err148 = {
+                            const err153 = {
                               instancePath: instancePath + '/data/relationships/role/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
@@ -6077,14 +6249,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be <= 9007199254740991',
                             };
                             if (vErrors === null) {
-                              vErrors = [err148];
+                              vErrors = [err153];
                             } else {
-                              vErrors.push(err148);
+                              vErrors.push(err153);
                             }
                             errors++;
                           }
                           if (data83 < 1 || isNaN(data83)) {
-                            const err149 = {
+                            const err154 = {
                               instancePath: instancePath + '/data/relationships/role/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
@@ -6093,9 +6265,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be >= 1',
                             };
                             if (vErrors === null) {
-                              vErrors = [err149];
+                              vErrors = [err154];
                             } else {
-                              vErrors.push(err149);
+                              vErrors.push(err154);
                             }
                             errors++;
                           }
@@ -6106,7 +6278,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           const _errs201 = errors;
                           if (typeof data83 === 'string') {
                             if (!pattern0.test(data83)) {
-                              const err150 = {
+                              const err155 = {
                                 instancePath: instancePath + '/data/relationships/role/data/id',
                                 schemaPath:
                                   '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
@@ -6115,14 +6287,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
                               };
                               if (vErrors === null) {
-                                vErrors = [err150];
+                                vErrors = [err155];
                               } else {
-                                vErrors.push(err150);
+                                vErrors.push(err155);
                               }
                               errors++;
                             }
                           } else {
-                            const err151 = {
+                            const err156 = {
                               instancePath: instancePath + '/data/relationships/role/data/id',
                               schemaPath:
                                 '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf/1/type',
@@ -6131,9 +6303,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                               message: 'must be string',
                             };
                             if (vErrors === null) {
-                              vErrors = [err151];
+                              vErrors = [err156];
                             } else {
-                              vErrors.push(err151);
+                              vErrors.push(err156);
                             }
                             errors++;
                           }
@@ -6141,7 +6313,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                           valid16 = valid16 || _valid6;
                         }
                         if (!valid16) {
-                          const err152 = {
+                          const err157 = {
                             instancePath: instancePath + '/data/relationships/role/data/id',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/id/anyOf',
@@ -6150,9 +6322,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must match a schema in anyOf',
                           };
                           if (vErrors === null) {
-                            vErrors = [err152];
+                            vErrors = [err157];
                           } else {
-                            vErrors.push(err152);
+                            vErrors.push(err157);
                           }
                           errors++;
                         } else {
@@ -6169,7 +6341,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       if (data81.meta !== undefined) {
                         let data84 = data81.meta;
                         if (!(data84 && typeof data84 == 'object' && !Array.isArray(data84))) {
-                          const err153 = {
+                          const err158 = {
                             instancePath: instancePath + '/data/relationships/role/data/meta',
                             schemaPath:
                               '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/properties/meta/type',
@@ -6178,15 +6350,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                             message: 'must be object',
                           };
                           if (vErrors === null) {
-                            vErrors = [err153];
+                            vErrors = [err158];
                           } else {
-                            vErrors.push(err153);
+                            vErrors.push(err158);
                           }
                           errors++;
                         }
                       }
                     } else {
-                      const err154 = {
+                      const err159 = {
                         instancePath: instancePath + '/data/relationships/role/data',
                         schemaPath:
                           '#/properties/data/properties/relationships/properties/role/properties/data/anyOf/1/type',
@@ -6195,9 +6367,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                         message: 'must be object',
                       };
                       if (vErrors === null) {
-                        vErrors = [err154];
+                        vErrors = [err159];
                       } else {
-                        vErrors.push(err154);
+                        vErrors.push(err159);
                       }
                       errors++;
                     }
@@ -6205,7 +6377,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                     valid14 = valid14 || _valid5;
                   }
                   if (!valid14) {
-                    const err155 = {
+                    const err160 = {
                       instancePath: instancePath + '/data/relationships/role/data',
                       schemaPath: '#/properties/data/properties/relationships/properties/role/properties/data/anyOf',
                       keyword: 'anyOf',
@@ -6213,9 +6385,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must match a schema in anyOf',
                     };
                     if (vErrors === null) {
-                      vErrors = [err155];
+                      vErrors = [err160];
                     } else {
-                      vErrors.push(err155);
+                      vErrors.push(err160);
                     }
                     errors++;
                   } else {
@@ -6232,7 +6404,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 if (data80.meta !== undefined) {
                   let data85 = data80.meta;
                   if (!(data85 && typeof data85 == 'object' && !Array.isArray(data85))) {
-                    const err156 = {
+                    const err161 = {
                       instancePath: instancePath + '/data/relationships/role/meta',
                       schemaPath: '#/properties/data/properties/relationships/properties/role/properties/meta/type',
                       keyword: 'type',
@@ -6240,15 +6412,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                       message: 'must be object',
                     };
                     if (vErrors === null) {
-                      vErrors = [err156];
+                      vErrors = [err161];
                     } else {
-                      vErrors.push(err156);
+                      vErrors.push(err161);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err157 = {
+                const err162 = {
                   instancePath: instancePath + '/data/relationships/role',
                   schemaPath: '#/properties/data/properties/relationships/properties/role/type',
                   keyword: 'type',
@@ -6256,15 +6428,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   message: 'must be object',
                 };
                 if (vErrors === null) {
-                  vErrors = [err157];
+                  vErrors = [err162];
                 } else {
-                  vErrors.push(err157);
+                  vErrors.push(err162);
                 }
                 errors++;
               }
             }
           } else {
-            const err158 = {
+            const err163 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -6272,9 +6444,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err158];
+              vErrors = [err163];
             } else {
-              vErrors.push(err158);
+              vErrors.push(err163);
             }
             errors++;
           }
@@ -6282,7 +6454,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         if (data0.meta !== undefined) {
           let data86 = data0.meta;
           if (!(data86 && typeof data86 == 'object' && !Array.isArray(data86))) {
-            const err159 = {
+            const err164 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -6290,9 +6462,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err159];
+              vErrors = [err164];
             } else {
-              vErrors.push(err159);
+              vErrors.push(err164);
             }
             errors++;
           }
@@ -6300,7 +6472,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         if (data0.links !== undefined) {
           let data87 = data0.links;
           if (!(data87 && typeof data87 == 'object' && !Array.isArray(data87))) {
-            const err160 = {
+            const err165 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -6308,15 +6480,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err160];
+              vErrors = [err165];
             } else {
-              vErrors.push(err160);
+              vErrors.push(err165);
             }
             errors++;
           }
         }
       } else {
-        const err161 = {
+        const err166 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -6324,15 +6496,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err161];
+          vErrors = [err166];
         } else {
-          vErrors.push(err161);
+          vErrors.push(err166);
         }
         errors++;
       }
     }
   } else {
-    const err162 = {
+    const err167 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -6340,9 +6512,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err162];
+      vErrors = [err167];
     } else {
-      vErrors.push(err162);
+      vErrors.push(err167);
     }
     errors++;
   }

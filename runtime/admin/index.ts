@@ -27,7 +27,9 @@ function operatorWriter(): RecordWriter {
 
 async function insertUser(tx: Transaction, orgId: number, email: string): Promise<number> {
   await enterOrg(tx, orgId);
-  const [outcome] = await operatorWriter().write({ tx, orgId, actor: SERVICE_ACTOR }, [
+  // Isolated, so that what PostgreSQL refuses (an address another user has) comes back as a
+  // refusal saying so, like the API's 422, rather than as the database's error.
+  const [outcome] = await operatorWriter().write({ tx, orgId, actor: SERVICE_ACTOR, isolated: true }, [
     { kind: 'create', type: 'user', changes: changesOfAttributes(userDescriptor.attributes, { email }) },
   ]);
   await leaveOrg(tx);

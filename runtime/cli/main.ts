@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { descriptors } from '../../generated/routes/index.js';
 import { defineCustomObject } from '../custom-objects/definitions.js';
 import { ApiError } from '../jsonapi/index.js';
@@ -62,6 +63,17 @@ function scopeList(text: string | undefined): string[] {
 function requiredString(name: string, text: string | undefined): string {
   if (text === undefined || text === '') throw new UsageError(`--${name} is required`);
   return text;
+}
+
+/**
+ * An e-mail address as the API's validators take one (Ajv's "email" format, which the user
+ * schema's `format: email` compiles to): the operator is told here rather than left with a
+ * user no one can sign in as.
+ */
+function emailAddress(name: string, text: string | undefined): string {
+  const address = requiredString(name, text);
+  if (!(fullFormats.email as RegExp).test(address)) throw new UsageError(`--${name} must be an e-mail address (name@example.com), not "${address}"`);
+  return address;
 }
 
 function positiveInteger(name: string, text: string | undefined): number {
@@ -215,13 +227,12 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
     case 'org create': {
       if (!values.name) throw new UsageError('--name is required');
       const name = values.name;
-      const adminEmail = values['admin-email'];
+      const adminEmail = values['admin-email'] === undefined ? undefined : emailAddress('admin-email', values['admin-email']);
       return withDatabase(config, async (sql) => print(await createOrg(sql, { name, ...(adminEmail && { adminEmail }) })));
     }
     case 'user create': {
       const orgId = positiveInteger('org', values.org);
-      if (!values.email) throw new UsageError('--email is required');
-      const email = values.email;
+      const email = emailAddress('email', values.email);
       return withDatabase(config, async (sql) => print(await createUser(sql, { orgId, email, admin: values.admin ?? false })));
     }
     case 'user set-password': {

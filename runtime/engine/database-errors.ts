@@ -10,8 +10,9 @@ interface PostgresError {
 
 /**
  * Turns what PostgreSQL refuses about a write into a 422 the client can act on: a relationship
- * to a record that does not exist (in this org), a value the column type cannot hold. Anything
- * else is not the client's doing and is rethrown.
+ * to a record that does not exist (in this org), a value another record holds under a unique
+ * index, a value the column type cannot hold. Anything else is not the client's doing and is
+ * rethrown.
  */
 export function apiErrorOfWrite(descriptor: ResourceDescriptor, error: unknown): ApiError | undefined {
   const e = error as PostgresError;
@@ -25,7 +26,13 @@ export function apiErrorOfWrite(descriptor: ResourceDescriptor, error: unknown):
     const a = descriptor.attributes.find((x) => x.column === e.column_name);
     return validationError([{ pointer: `/data/attributes/${a?.name ?? e.column_name}`, detail: `${a?.name ?? e.column_name} must not be null` }]);
   }
-  if (e.code === '23505') return validationError([{ pointer: '/data', detail: 'A record with these values already exists' }]);
+  if (e.code === '23505') {
+    // A unique index of one attribute is named <table>_<column>_unique (users_email_unique): the
+    // value taken is that attribute's.
+    const a = descriptor.attributes.find((x) => e.constraint_name === `${descriptor.table}_${x.column}_unique`);
+    if (a) return validationError([{ pointer: `/data/attributes/${a.name}`, detail: `Another ${descriptor.type} already has this ${a.name}` }]);
+    return validationError([{ pointer: '/data', detail: 'A record with these values already exists' }]);
+  }
   // Class 22 is "data exception": a value the column cannot hold (a date out of range, say).
   if (e.code.startsWith('22')) return validationError([{ pointer: '/data/attributes', detail: `A value cannot be stored: ${e.message}` }]);
   return undefined;

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker, type StartedWorker } from '../../runtime/worker.js';
-import { RESUME_OOTO_TASK, SYNC_MAILBOX_TASK, SYNC_MAILBOXES_TASK } from '../../runtime/mail/sync/index.js';
+import { FINISH_PAUSED_REPLY_TASK, RESUME_OOTO_TASK, SYNC_MAILBOX_TASK, SYNC_MAILBOXES_TASK } from '../../runtime/mail/sync/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { attributesOf, create, eventsOf, freshOrg, newUserId, type OrgClient } from '../helpers/bulk-actions.js';
 import { loopbackImapConnect, passwordFor, startImapServer, type ImapServer } from '../helpers/imap.js';
@@ -54,6 +54,7 @@ afterAll(async () => {
 
 interface Fixture {
   org: OrgClient;
+  sequence: number;
   mailbox: number;
   mailing: number;
   messageId: string;
@@ -66,7 +67,7 @@ interface Fixture {
  * An org whose prospect is enrolled in a sequence (an e-mail, then a call a day later) through
  * a mailbox syncing from the IMAP server, with the e-mail's mailing delivered as `messageId`.
  */
-async function fixture(rulesetAttributes?: Record<string, unknown>): Promise<Fixture> {
+async function fixture(rulesetAttributes?: Record<string, unknown>, sequenceAttributes?: Record<string, unknown>): Promise<Fixture> {
   const org = await freshOrg(api, 'Mail sync');
   const owner = await newUserId(api, org);
   const ruleset = rulesetAttributes ? await create(org, 'rulesets', 'ruleset', { name: `Rules ${Math.random()}`, ...rulesetAttributes }) : undefined;
@@ -80,6 +81,11 @@ async function fixture(rulesetAttributes?: Record<string, unknown>): Promise<Fix
     ],
     ruleset,
   );
+  if (sequenceAttributes) {
+    const body = { data: { type: 'sequence', id: sequence.sequence, attributes: sequenceAttributes } };
+    const patched = await org.request('PATCH', `/api/v2/sequences/${sequence.sequence}`, { body });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+  }
   const user = `rep${Date.now()}${Math.round(Math.random() * 1e6)}@example.test`;
   const login = { user, password: passwordFor(user) };
   const patched = await org.request('PATCH', `/api/v2/mailboxes/${sequence.mailbox}`, {
@@ -103,7 +109,7 @@ async function fixture(rulesetAttributes?: Record<string, unknown>): Promise<Fix
   });
   const messageId = `<cadence.${mailing.id}.${Math.random().toString(36).slice(2)}@example.test>`;
   await api.sql`update mailings set message_id = ${messageId}, state = 'delivered' where org_id = ${org.orgId} and id = ${mailing.id}`;
-  return { org, mailbox: sequence.mailbox, mailing: Number(mailing.id), messageId, state, prospect, login };
+  return { org, sequence: sequence.sequence, mailbox: sequence.mailbox, mailing: Number(mailing.id), messageId, state, prospect, login };
 }
 
 function message(headers: Record<string, string>, body = 'Sounds good, let us talk.'): string {
@@ -134,12 +140,12 @@ async function syncNow(f: Fixture): Promise<void> {
   await settled(SYNC_MAILBOX_TASK);
 }
 
-/** Makes the resume jobs due by the simulated clock runnable now, and waits for them. */
-async function releaseResumes(): Promise<void> {
+/** Makes the jobs of `task` (the resume jobs unless said) due by the simulated clock runnable now, and waits for them. */
+async function releaseResumes(task = RESUME_OOTO_TASK): Promise<void> {
   await api.sql`
     update graphile_worker._private_jobs j set run_at = now() from graphile_worker._private_tasks t
-     where t.id = j.task_id and t.identifier = ${RESUME_OOTO_TASK} and j.run_at <= ${clock.now().toISOString()}::timestamptz and j.run_at > now()`;
-  await settled(RESUME_OOTO_TASK);
+     where t.id = j.task_id and t.identifier = ${task} and j.run_at <= ${clock.now().toISOString()}::timestamptz and j.run_at > now()`;
+  await settled(task);
 }
 
 /** The fixture's resume jobs, run or not (a run job is gone: count before running them). */
@@ -215,6 +221,98 @@ describe('replies', () => {
     expect((await attributesOf(f.org, `mailings/${f.mailing}`)).state).toBe('replied');
     expect((await attributesOf(g.org, `mailings/${g.mailing}`)).state).toBe('delivered');
     expect((await attributesOf(g.org, `mailboxes/${g.mailbox}`)).syncFinishedAt).toBeNull();
+  });
+});
+
+describe("replies as the sequence's settings say", () => {
+  const reply = (f: Fixture, id: string) => deliver(f, { 'Message-ID': `<${id}-${f.state}@example.test>`, 'In-Reply-To': f.messageId });
+
+  it.each([
+    ['primaryReplyAction continue', { primaryReplyAction: 'continue' }],
+    ['finishOnReply false', { finishOnReply: false }],
+    ['primaryReplyAction continue over finishOnReply true', { primaryReplyAction: 'continue', finishOnReply: true }],
+  ])('%s: the state runs on, marked replied, its next step still due', async (_name, settings) => {
+    const f = await fixture(undefined, settings);
+    const due = (await pendingSteps(api)).get(f.state);
+    expect(due).toHaveLength(1);
+    await reply(f, 'continue');
+    await syncNow(f);
+
+    const state = await stateOf(f.org, f.state);
+    expect([state.state, state.attributes.repliedAt, state.attributes.replyCount]).toEqual(['active', clock.now().toISOString(), 1]);
+    expect((await pendingSteps(api)).get(f.state)).toEqual(due);
+    expect(await attributesOf(f.org, `mailings/${f.mailing}`)).toMatchObject({ state: 'replied', repliedAt: clock.now().toISOString() });
+    expect((await attributesOf(f.org, `prospects/${f.prospect}`)).replyCount).toBe(1);
+    expect(await eventsOf(f.org, 'mailing', ['mailing_replied'])).toEqual([['mailing_replied', f.mailing]]);
+    expect(await eventsOf(f.org, 'sequenceState', ['sequenceState_finished'])).toEqual([]);
+    expect(await eventsOf(f.org, 'sequenceState', ['sequenceState_updated'])).toContainEqual(['sequenceState_updated', f.state]);
+  });
+
+  it('finishOnReply true, and primaryReplyAction finish over finishOnReply false, finish the state', async () => {
+    for (const settings of [{ finishOnReply: true }, { primaryReplyAction: 'finish', finishOnReply: false }]) {
+      const f = await fixture(undefined, settings);
+      await reply(f, 'finish');
+      await syncNow(f);
+      const state = await stateOf(f.org, f.state);
+      expect([state.state, state.attributes.repliedAt]).toEqual(['finished', clock.now().toISOString()]);
+      expect(await eventsOf(f.org, 'sequenceState', ['sequenceState_finished'])).toEqual([['sequenceState_finished', f.state]]);
+    }
+  });
+
+  it('pause: paused with reason reply and no step due, then finished once primaryReplyPauseDuration has passed, in simulated time', async () => {
+    const f = await fixture(undefined, { primaryReplyAction: 'pause', primaryReplyPauseDuration: 2 * 24 * 60 * 60 });
+    await reply(f, 'pause');
+    await syncNow(f);
+
+    const paused = await stateOf(f.org, f.state);
+    expect([paused.state, paused.attributes.pauseReason, paused.attributes.repliedAt, paused.attributes.replyCount]).toEqual([
+      'paused',
+      'reply',
+      clock.now().toISOString(),
+      1,
+    ]);
+    expect((await pendingSteps(api)).get(f.state)).toBeUndefined();
+
+    await advance(api, clock, 1.5 * DAY);
+    await releaseResumes(FINISH_PAUSED_REPLY_TASK);
+    expect((await stateOf(f.org, f.state)).state).toBe('paused');
+    await advance(api, clock, 0.5 * DAY);
+    await releaseResumes(FINISH_PAUSED_REPLY_TASK);
+    expect((await stateOf(f.org, f.state)).state).toBe('finished');
+    expect(await eventsOf(f.org, 'sequenceState', ['sequenceState_finished'])).toEqual([['sequenceState_finished', f.state]]);
+  });
+
+  it('pause without a duration stays paused; one resumed by hand before its pause is over is not finished', async () => {
+    const f = await fixture(undefined, { primaryReplyAction: 'pause' });
+    await reply(f, 'pause-forever');
+    await syncNow(f);
+    await advance(api, clock, 30 * DAY);
+    await releaseResumes(FINISH_PAUSED_REPLY_TASK);
+    expect((await stateOf(f.org, f.state)).state).toBe('paused');
+
+    const g = await fixture(undefined, { primaryReplyAction: 'pause', primaryReplyPauseDuration: 60 * 60 });
+    await reply(g, 'pause-resumed');
+    await syncNow(g);
+    expect((await stateOf(g.org, g.state)).state).toBe('paused');
+    await advance(api, clock, MINUTE);
+    expect((await g.org.request('POST', `/api/v2/sequenceStates/${g.state}/actions/resume`)).status).toBe(200);
+    await advance(api, clock, 2 * 60 * MINUTE);
+    await releaseResumes(FINISH_PAUSED_REPLY_TASK);
+    expect((await stateOf(g.org, g.state)).state).toBe('active');
+  });
+
+  it('a reply to a state paused out of office pauses it for the reply: the out-of-office resume leaves it paused', async () => {
+    const f = await fixture({ autoResumeOotoProspects: true, autoResumeOotoProspectsIn: 1 }, { primaryReplyAction: 'pause' });
+    await deliver(f, { 'Message-ID': `<ooo-then-reply-${f.state}@example.test>`, 'In-Reply-To': f.messageId, 'Auto-Submitted': 'auto-replied' });
+    await syncNow(f);
+    expect((await stateOf(f.org, f.state)).attributes.pauseReason).toBe('ooto');
+    await reply(f, 'after-ooo');
+    await syncNow(f);
+    expect((await stateOf(f.org, f.state)).attributes.pauseReason).toBe('reply');
+
+    await advance(api, clock, 2 * DAY);
+    await releaseResumes();
+    expect((await stateOf(f.org, f.state)).state).toBe('paused');
   });
 });
 

@@ -3,10 +3,8 @@ import type { Row } from '../../engine/render.js';
 import type { InboxMessage } from './imap-client.js';
 import { classifyMessage, messageIdsIn, type MessageKind } from './message-headers.js';
 import { pauseOutOfOffice } from './out-of-office.js';
+import { answerReplies } from './reply-actions.js';
 import { lockedRows, written } from './service-writes.js';
-
-/** The sequence states a reply ends: those still running or waiting to. */
-const LIVE_STATES = new Set(['pending', 'active', 'paused', 'disabled']);
 
 /** A message answering one of the org's mailings, and how. */
 interface Answer {
@@ -17,7 +15,8 @@ interface Answer {
 
 /**
  * Acts on a mailbox's new messages, in the caller's transaction: a reply marks its mailing
- * replied, counts on the prospect and finishes the mailing's sequence state; an out-of-office
+ * replied, counts on the prospect and finishes, pauses or marks replied the mailing's sequence
+ * state, as its sequence says (reply-actions.ts); an out-of-office
  * answer pauses the state. Each message is claimed in mail_sync_messages first, so one seen
  * again does nothing. Answers how many replies and automatic replies were applied.
  */
@@ -96,19 +95,7 @@ async function applyReplies(effects: WriteEffects, replies: readonly Answer[]): 
 
   const perState = countBy(replies.map((r) => r.mailing.sequenceState));
   const states = await lockedRows(effects, 'sequenceState', [...perState.keys()]);
-  await written(
-    effects,
-    [...states.values()]
-      .filter((s) => LIVE_STATES.has(String(s.state)))
-      .map((s) =>
-        effects.update(
-          'sequenceState',
-          Number(s.id),
-          { state: 'finished', repliedAt: now, replyCount: Number(s.replyCount ?? 0) + perState.get(Number(s.id))! },
-          'finished',
-        ),
-      ),
-  );
+  await answerReplies(effects, [...states.values()], perState);
 }
 
 /** How many times each id occurs, nulls left out. */
