@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The `cadence` command: runs the TypeScript CLI through tsx's loader, so no build step is needed.
+import process from 'node:process';
 import { setFlagsFromString } from 'node:v8';
 import { register } from 'tsx/esm/api';
 
