@@ -9,10 +9,10 @@ import { register } from 'tsx/esm/api';
 // default lets the heap grow to four times what the last full collection kept before collecting
 // again, so RSS rose by 200 MB or more of garbage (issue #26). Growing by 60% instead kept an
 // import's growth near 65 MB for the same CPU (30% kept 50 MB, but cost a fifth more CPU). An
-// operator's own --heap-growing-percent (on the command line or in NODE_OPTIONS) wins. Set
+// operator's own --heap-growing-percent on node's command line wins (0: V8's own growth). Set
 // before tsx's loader thread starts, so that its heap grows the same way.
 const HEAP_GROWING_PERCENT = 60;
-const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((flag) => /^--heap[-_]growing[-_]percent/.test(flag));
+const given = process.execArgv.some((flag) => /^--heap[-_]growing[-_]percent/.test(flag));
 if (!given) setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 
 register();
