@@ -64,9 +64,19 @@ export interface ChildProcessHandle {
   stop(): Promise<void>;
 }
 
+/**
+ * BENCH_NODE_FLAGS (space-separated) go to every `cadence` child before its script, to try a
+ * runtime setting or profile one: `--cpu-prof --cpu-prof-dir=/tmp/p`, `--trace-gc`, or
+ * `--heap-growing-percent=0` for V8's own heap growth instead of bin/cadence.js's.
+ */
+function nodeFlagsFor(args: readonly string[]): string[] {
+  if (args[0] !== 'bin/cadence.js') return [];
+  return (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+}
+
 /** Spawns `node <args>` (no wrapper process, so the pid is the program's own). */
 export function startChildProcess(name: string, { args, env, cwd, ipc = false }: ChildOptions): ChildProcessHandle {
-  const child = spawn(process.execPath, args, {
+  const child = spawn(process.execPath, [...nodeFlagsFor(args), ...args], {
     cwd,
     env,
     stdio: ['ignore', 'inherit', 'inherit', ...(ipc ? ['ipc' as const] : [])],

@@ -20,7 +20,7 @@ export function idempotencyKeyOf(header: string | undefined): string | undefined
 }
 
 /** What identifies a request for its key: the action and the exact body. */
-export function requestHash(action: string, body: string): string {
+export function requestHash(action: string, body: string | Uint8Array): string {
   return createHash('sha256').update(action).update('\n').update(body).digest('hex');
 }
 

@@ -1,11 +1,10 @@
 import type { Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type postgres from 'postgres';
 import { requireScope } from '../auth/index.js';
 import type { ApiEnv, Behaviours } from '../engine/index.js';
 import { queryParams, rejectUnknownParams } from '../engine/query-params.js';
 import { actorOf } from '../engine/responses.js';
-import { jsonApi, parseLargeRequestBody, payloadTooLarge, validationError } from '../jsonapi/index.js';
+import { jsonApi, parseLargeRequestBody, validationError } from '../jsonapi/index.js';
 import { mapInSlices } from '../slices.js';
 import { orgScopedTransaction } from '../tenancy/index.js';
 import { chargeAllowance, type AllowanceOptions } from './allowance.js';
@@ -13,7 +12,8 @@ import { batchResponder } from './batch-response.js';
 import { createUpsertBatch, type NewItem } from './batch-store.js';
 import { batchOfKey, claimKey, idempotencyKeyOf, requestHash } from './idempotency.js';
 import { planRecord } from './record-plan.js';
-import { parseUpsertRequest, type UpsertAction, type UpsertRequest } from './upsert-request.js';
+import { readUpsertBody } from './upsert-body.js';
+import { parseUpsertRequest, type DupeMethod, type UpsertAction, type UpsertRequest } from './upsert-request.js';
 import type { UpsertTarget, UpsertTargets } from './upsert-targets.js';
 
 /** SPEC.md's limits: a bulk upsert request is at most 2 MB, whatever other requests may be. */
@@ -53,6 +53,30 @@ function itemsOf(request: UpsertRequest, target: UpsertTarget): Promise<NewItem[
   });
 }
 
+/** A request read and planned: what its batch is made of, without the body it came in. */
+interface PlannedRequest {
+  readonly dupeMethod: DupeMethod;
+  readonly target: UpsertTarget;
+  readonly items: readonly NewItem[];
+  /** The body's hash, when the request has an Idempotency-Key. */
+  readonly hash: string | undefined;
+}
+
+/**
+ * Reads the body (at most UPSERT_BODY_LIMIT bytes, held once), checks it and plans its records.
+ * The bytes, their text and the parsed records are garbage once this returns: what the batch
+ * needs is in its items, so a 2 MB request holds its body in one form at a time, not all of
+ * them until its batch is stored.
+ */
+async function planRequest(c: Context<ApiEnv>, action: UpsertAction, targets: UpsertTargets, hasKey: boolean): Promise<PlannedRequest> {
+  const bytes = await readUpsertBody(c.req.raw, UPSERT_BODY_LIMIT);
+  const hash = hasKey ? requestHash(action, bytes) : undefined;
+  const request = parseUpsertRequest(await parseLargeRequestBody(new TextDecoder().decode(bytes)));
+  const target = await targets.resolve(action, c.get('auth').orgId, request.type);
+  if ('refused' in target) throw validationError([{ pointer: '/data/attributes/records/0/data/type', detail: target.refused }]);
+  return { dupeMethod: request.dupeMethod, target, items: await itemsOf(request, target), hash };
+}
+
 /**
  * POST /api/v2/imports/actions/bulkUpsert and /customObjectBulkUpsert (SPEC.md "Bulk upsert"):
  * checks the request, takes its records from the org's daily allowance, and stores the batch,
@@ -61,12 +85,6 @@ function itemsOf(request: UpsertRequest, target: UpsertTarget): Promise<NewItem[
  */
 export function mountUpsertRoutes(api: Hono<ApiEnv>, options: UpsertRouteOptions): void {
   const batches = batchResponder(options);
-  const limit = bodyLimit({
-    maxSize: UPSERT_BODY_LIMIT,
-    onError: () => {
-      throw payloadTooLarge(UPSERT_BODY_LIMIT);
-    },
-  });
 
   const answerWithBatch = async (c: Context<ApiEnv>, batchId: number, headers: Record<string, string>) => {
     const { orgId } = c.get('auth');
@@ -82,11 +100,7 @@ export function mountUpsertRoutes(api: Hono<ApiEnv>, options: UpsertRouteOptions
     requireScope(auth.scopes, 'batches', 'read');
     rejectUnknownParams(queryParams(c.req.url), () => false, 'on a bulk upsert');
     const key = idempotencyKeyOf(c.req.header('idempotency-key'));
-    const text = await c.req.text();
-    const request = parseUpsertRequest(await parseLargeRequestBody(text));
-    const target = await options.targets.resolve(action, auth.orgId, request.type);
-    if ('refused' in target) throw validationError([{ pointer: '/data/attributes/records/0/data/type', detail: target.refused }]);
-    const hash = key === undefined ? undefined : requestHash(action, text);
+    const { dupeMethod, target, items, hash } = await planRequest(c, action, options.targets, key !== undefined);
     const replayed = { 'Idempotent-Replayed': 'true' };
     const earlier = async () => orgScopedTransaction(options.sql, auth.orgId, (tx) => batchOfKey(tx, auth.orgId, key!, hash!, options.clock()), { readOnly: true });
     if (key !== undefined) {
@@ -94,7 +108,6 @@ export function mountUpsertRoutes(api: Hono<ApiEnv>, options: UpsertRouteOptions
       if (batchId !== undefined) return answerWithBatch(c, batchId, replayed);
     }
 
-    const items = await itemsOf(request, target);
     const now = options.clock();
     try {
       const { row, headers } = await orgScopedTransaction(options.sql, auth.orgId, async (tx) => {
@@ -102,7 +115,7 @@ export function mountUpsertRoutes(api: Hono<ApiEnv>, options: UpsertRouteOptions
           orgId: auth.orgId,
           action,
           resourceType: target.descriptor.type,
-          dupeMethod: request.dupeMethod,
+          dupeMethod,
           actor: actorOf(c),
           now,
           items,
@@ -121,7 +134,7 @@ export function mountUpsertRoutes(api: Hono<ApiEnv>, options: UpsertRouteOptions
     }
   };
 
-  for (const action of ['bulkUpsert', 'customObjectBulkUpsert'] as const) api.post(UPSERT_PATHS[action], limit, upsert(action));
+  for (const action of ['bulkUpsert', 'customObjectBulkUpsert'] as const) api.post(UPSERT_PATHS[action], upsert(action));
 }
 
 /** Whether `path` (under /api/v2) is a bulk upsert, which has its own body limit. */

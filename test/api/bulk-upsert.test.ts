@@ -424,6 +424,22 @@ describe('the 2 MB body limit', () => {
     await settled(under.body.data.id);
     await settled(chunkedUnder.body.data.id);
   }, 120_000);
+
+  it('accepts a body of exactly 2 MiB, whole or chunked, and refuses one byte more', async () => {
+    const limit = 2 * 1024 * 1024;
+    const body = bodyOf(limit - 16 * 1024);
+    const exact = body + ' '.repeat(limit - Buffer.byteLength(body));
+    const accepted = [await post(exact), await post(chunked(exact))];
+    for (const response of accepted) {
+      expect(response.status).toBe(200);
+      expect(response.body.data.attributes.total).toBe(JSON.parse(body).data.attributes.records.length);
+    }
+    for (const response of [await post(`${exact} `), await post(chunked(`${exact} `))]) {
+      expect(response.status).toBe(413);
+      expect(response.body.errors[0]).toMatchObject({ id: 'requestTooLarge', status: '413' });
+    }
+    for (const response of accepted) await settled(response.body.data.id);
+  }, 120_000);
 });
 
 describe('Idempotency-Key', () => {
