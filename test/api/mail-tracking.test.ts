@@ -149,14 +149,21 @@ describe('a burst of hits on one mailing', () => {
     expect(statuses.sort()).toEqual([...Array<number>(200).fill(200), ...Array<number>(50).fill(302)]);
 
     await hitsFolded(api, org.orgId);
-    expect(await attributesOf(org, `mailings/${mailing}`)).toMatchObject({ state: 'opened', openCount: 200, clickCount: 50, openedAt: expect.any(String), clickedAt: expect.any(String) });
+    expect(await attributesOf(org, `mailings/${mailing}`)).toMatchObject({
+      state: 'opened',
+      openCount: 200,
+      clickCount: 50,
+      openedAt: expect.any(String),
+      clickedAt: expect.any(String),
+    });
     expect(await attributesOf(org, `prospects/${prospect}`)).toMatchObject({ openCount: 200, clickCount: 50 });
     // One write per fold: an `updated` event and one domain event (`opened` when the fold counted
     // an open), each carrying the totals so far, so the last one a subscriber gets has them all.
     const events = await api.sql<{ action: string; open_count: number; click_count: number | null }[]>`
       select action, (payload->'data'->'attributes'->>'openCount')::int as open_count, (payload->'data'->'attributes'->>'clickCount')::int as click_count
         from events where org_id = ${org.orgId} and resource_type = 'mailing' and resource_id = ${mailing} and action in ('opened', 'clicked') order by id`;
-    const updates = await api.sql`select id from events where org_id = ${org.orgId} and name = 'mailing_updated' and resource_id = ${mailing} and payload->'data'->'attributes' ? 'openCount'`;
+    const updates =
+      await api.sql`select id from events where org_id = ${org.orgId} and name = 'mailing_updated' and resource_id = ${mailing} and payload->'data'->'attributes' ? 'openCount'`;
     expect(events.length).toBeGreaterThanOrEqual(1);
     expect(events.length).toBe(updates.length);
     expect(events.at(-1)).toMatchObject({ open_count: 200, click_count: 50 });

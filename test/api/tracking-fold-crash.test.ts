@@ -81,10 +81,10 @@ it('a worker SIGKILLed while it folds: every hit is still counted exactly once',
   for (const m of mailings) sent.get(m.id)!.opens++;
   await hitsFolded(api, org.orgId, 60_000);
 
-  let victim: WorkerProcess | undefined;
+  let killed = false;
   let waves = 0;
   const sending = (async () => {
-    while (!victim && waves < MAX_WAVES) {
+    while (!killed && waves < MAX_WAVES) {
       const paths = Array.from({ length: WAVE }, (_, i) => {
         const mailing = mailings[(i * 7 + waves * 13) % MAILINGS]!;
         const tally = sent.get(mailing.id)!;
@@ -99,14 +99,15 @@ it('a worker SIGKILLed while it folds: every hit is still counted exactly once',
       await send(paths);
     }
   })();
-  victim = await until('a worker holding a fold job', () => workers.holding(api.sql, FOLD_HITS_TASK), 120_000);
+  const victim = await until('a worker holding a fold job', () => workers.holding(api.sql, FOLD_HITS_TASK), 120_000);
   await workers.kill(victim);
+  killed = true;
   await sending;
   // Another worker in its place: the survivors release the dead one's job (stale after 2 s) and fold what it had claimed.
   const survivors = [...started.filter((w) => w !== victim), await workers.start()];
   await hitsFolded(api, org.orgId, 90_000);
   // The job was still the dead worker's: its fold had not finished, and a survivor took it back.
-  await until('a survivor to release the dead worker\'s jobs', () => (releasedWorkers(survivors).has(victim!.workerId) ? true : undefined), 60_000);
+  await until("a survivor to release the dead worker's jobs", () => (releasedWorkers(survivors).has(victim.workerId) ? true : undefined), 60_000);
 
   const counted = await api.sql<{ id: number; open_count: number | null; click_count: number | null; state: string }[]>`
     select id, open_count, click_count, state from mailings where org_id = ${org.orgId}`;

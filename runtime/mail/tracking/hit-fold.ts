@@ -41,7 +41,8 @@ async function foldSet(deps: FoldDependencies, tx: Transaction, orgId: number): 
   const hits = mailings.reduce((sum, m) => sum + m.opens + m.clicks, 0);
   outcomes.forEach((outcome, i) => {
     // A mailing deleted since its hits is answered `missing`: its hits count nowhere, as before.
-    if (outcome.status === 'refused') deps.log.error({ orgId, mailingId: mailings[i]!.mailingId, err: outcome.error }, 'tracking hits not counted: the mailing refused them');
+    if (outcome.status === 'refused')
+      deps.log.error({ orgId, mailingId: mailings[i]!.mailingId, err: outcome.error }, 'tracking hits not counted: the mailing refused them');
   });
   if (hits >= FOLD_SET_HITS) await enqueueJobs(tx, [{ ...foldJob(orgId), preserveRunAt: false }]);
   deps.log.debug({ orgId, hits, mailings: mailings.length }, 'tracking hits folded');
