@@ -37,6 +37,7 @@ export class HitBuffer {
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   private dropped = 0;
+  private inFlight = 0;
   private readonly intervalMs: number;
   private readonly flushHits: number;
   private readonly maxPending: number;
@@ -56,10 +57,25 @@ export class HitBuffer {
     this.pending.push(hit);
     if (this.pending.length >= this.flushHits) void this.flush();
     else if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush(), this.intervalMs);
+      this.timer = setTimeout(this.flushOnTimer, this.intervalMs);
       // A pending flush must not keep a process alive that has nothing else to do; stop() flushes it.
       this.timer.unref();
     }
+  }
+
+  /**
+   * The timer is forgotten as it fires, even when a flush is under way (which takes the hits
+   * it was set for): a fired timer still remembered would keep add() from setting the next, and
+   * hits would wait for the size bound, or forever at the end of a burst.
+   */
+  private readonly flushOnTimer = (): void => {
+    this.timer = undefined;
+    void this.flush();
+  };
+
+  /** Hits held and not yet appended (those of a flush under way included). */
+  holding(): number {
+    return this.pending.length + this.inFlight;
   }
 
   /** Flushes what is held now and whatever arrives while it is written; resolves when all of it is. */
@@ -78,12 +94,15 @@ export class HitBuffer {
     this.timer = undefined;
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0, this.flushHits);
+      this.inFlight = batch.length;
       try {
         await appendHits(this.options.sql, batch);
       } catch (error) {
         // Not retried: a COMMIT whose answer was lost may have appended them, and a count
         // twice is worse than a count lost.
         this.options.log.error({ err: error, hits: batch.length }, 'tracking hits lost: their append failed');
+      } finally {
+        this.inFlight = 0;
       }
     }
     if (this.dropped > 0) {
