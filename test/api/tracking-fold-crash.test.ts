@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadTrackingSecret } from '../../runtime/db/settings.js';
-import { createTrackingSigner, FOLD_HITS_TASK, type TrackingSigner } from '../../runtime/mail/tracking/index.js';
+import { createTrackingSigner, FOLD_HITS_TASK, FOLD_SET_HITS, type TrackingSigner } from '../../runtime/mail/tracking/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { freshOrg } from '../helpers/bulk-actions.js';
 import { hitsFolded } from '../helpers/tracking.js';
@@ -9,7 +9,8 @@ import { WorkerProcesses, type WorkerProcess } from '../helpers/worker-processes
 
 /**
  * The fold of tracking hits (runtime/mail/tracking/hit-fold.ts) on real `cadence worker`
- * processes, one of them SIGKILLed while it holds a fold job. Waves of opens and clicks over
+ * processes, one of them SIGKILLed while it holds a fold job. A backlog of more than one fold's
+ * set is folded first, in two folds. Then waves of opens and clicks over
  * hundreds of mailings reach the API over HTTP while the workers fold them; the transaction of
  * the fold the kill interrupts dies with it, its hits stay in tracking_hits, and a later fold
  * counts them. In the end every hit the API answered is counted exactly once, mailing by
@@ -75,10 +76,13 @@ it('a worker SIGKILLed while it folds: every hit is still counted exactly once',
   const click = (id: number) => `/t/c/${signer.sign({ kind: 'click', orgId: org.orgId, mailingId: id, url: 'https://example.test/' })}`;
   const sent = new Map<number, Tally>(mailings.map((m) => [m.id, { opens: 0, clicks: 0 }]));
 
+  // Opens first, counted before any click, so that no click below is a mailing's first hit
+  // (which would count as its open too). More than one fold's set of them, sent before any
+  // worker runs: the first fold leaves the rest to the next one it enqueues.
+  const opensFirst = Math.ceil((FOLD_SET_HITS + 1) / MAILINGS);
+  await send(mailings.flatMap((m) => Array.from({ length: opensFirst }, () => pixel(m.id))));
+  for (const m of mailings) sent.get(m.id)!.opens += opensFirst;
   const started = [await workers.start(), await workers.start()];
-  // An open of each first, counted, so that no click below is a mailing's first hit (which would count as its open too).
-  await send(mailings.map((m) => pixel(m.id)));
-  for (const m of mailings) sent.get(m.id)!.opens++;
   await hitsFolded(api, org.orgId, 60_000);
 
   let killed = false;

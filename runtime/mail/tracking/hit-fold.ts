@@ -7,8 +7,14 @@ import { enqueueJobs } from '../../jobs/enqueue.js';
 import { orgScopedTransaction, retryingOnConflict, type Transaction } from '../../tenancy/index.js';
 import { claimHits, foldJob, type MailingHits } from './hit-store.js';
 
-/** Hits one fold claims at most: one transaction, one record-writer set of at most as many mailings. */
-export const FOLD_SET_HITS = 1000;
+/**
+ * Hits one fold claims at most, in one transaction. A fold's cost is per mailing, not per hit
+ * (one update, its events and its prospect's): the more hits a set holds, the more of them share
+ * a mailing's write.
+ */
+export const FOLD_SET_HITS = 5000;
+/** Mailings per record-writer set, as bulk jobs write them. */
+const MAILINGS_PER_WRITE = 1000;
 
 export interface FoldDependencies {
   readonly sql: postgres.Sql;
@@ -19,8 +25,9 @@ export interface FoldDependencies {
 /**
  * The fold of an org's tracking hits (the job `fold_tracking_hits`, one waiting per org, about
  * a second after the first hit the API appended; hit-store.ts). In one transaction it claims
- * and deletes up to FOLD_SET_HITS of the org's hits, counts them per mailing, and writes every
- * mailing they name in one set through the record writer, so the events, webhooks and the
+ * and deletes up to FOLD_SET_HITS of the org's hits, counts them per mailing, and writes the
+ * mailings they name through the record writer, one update per mailing in sets of a thousand,
+ * so the events, webhooks and the
  * prospects' counters (behaviours.ts) follow as from any write. The delete commits with the
  * counts or not at all: a fold killed half-way (SIGKILL) leaves its hits to the next run, and
  * every hit is counted once. A full set enqueues the next fold at once, in the same transaction.
@@ -37,13 +44,16 @@ async function foldSet(deps: FoldDependencies, tx: Transaction, orgId: number): 
   const mailings = await claimHits(tx, orgId, FOLD_SET_HITS);
   if (mailings.length === 0) return;
   const effects = deps.writer.effects({ tx, orgId, actor: SERVICE_ACTOR });
-  const outcomes = await effects.write(mailings.map(foldOperation));
+  for (let start = 0; start < mailings.length; start += MAILINGS_PER_WRITE) {
+    const chunk = mailings.slice(start, start + MAILINGS_PER_WRITE);
+    const outcomes = await effects.write(chunk.map(foldOperation));
+    outcomes.forEach((outcome, i) => {
+      // A mailing deleted since its hits is answered `missing`: its hits count nowhere, as before.
+      if (outcome.status === 'refused')
+        deps.log.error({ orgId, mailingId: chunk[i]!.mailingId, err: outcome.error }, 'tracking hits not counted: the mailing refused them');
+    });
+  }
   const hits = mailings.reduce((sum, m) => sum + m.opens + m.clicks, 0);
-  outcomes.forEach((outcome, i) => {
-    // A mailing deleted since its hits is answered `missing`: its hits count nowhere, as before.
-    if (outcome.status === 'refused')
-      deps.log.error({ orgId, mailingId: mailings[i]!.mailingId, err: outcome.error }, 'tracking hits not counted: the mailing refused them');
-  });
   if (hits >= FOLD_SET_HITS) await enqueueJobs(tx, [{ ...foldJob(orgId), preserveRunAt: false }]);
   deps.log.debug({ orgId, hits, mailings: mailings.length }, 'tracking hits folded');
 }
