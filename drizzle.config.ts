@@ -17,6 +17,7 @@ export default defineConfig({
     './runtime/sequences/tables.ts',
     './runtime/mail/sync/tables.ts',
     './runtime/mail/tables.ts',
+    './runtime/mail/tracking/tables.ts',
     './runtime/ratelimit/tables.ts',
   ],
   out: './migrations',

@@ -3,13 +3,16 @@
 // server received, so they are real and signed by the deployment), against pixel-server.ts, a
 // bare Hono route answering the same 43-byte GIF. In rounds alternating which server goes
 // first, the ratio being the median round's, as for the other ceilings. Then every request on
-// one mailing (a hot one: its hits take turns on its row), on Cadence only. Each hit Cadence
-// answers is a write (openCount, openedAt, the state, an event), so the opens recorded are
-// counted afterwards against the 200s it answered.
+// one mailing (a hot one), on Cadence only. Cadence answers a hit from memory and appends it
+// to tracking_hits within 250 ms (runtime/mail/tracking/hit-buffer.ts); no worker runs during
+// the load. Then one `cadence worker` folds them (hit-fold.ts), timed from its start until the
+// org has no unfolded hit left, and the opens counted on the mailings (openCount added up) are
+// checked against the 200s Cadence answered.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type postgres from 'postgres';
 import { measure, type LoadOptions, type LoadResult, type Target } from './load.js';
-import { startChildServer } from './processes.js';
+import { startChildProcess, startChildServer } from './processes.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -23,6 +26,9 @@ export interface PixelOptions {
   readonly rounds: number;
   readonly load: LoadOptions;
   readonly sql: postgres.Sql;
+  /** The environment of the worker that folds the hits after the load. */
+  readonly workerEnv: (extra: Record<string, string>) => NodeJS.ProcessEnv;
+  readonly cwd: string;
   readonly print: (line: string) => void;
 }
 
@@ -43,10 +49,16 @@ export interface PixelResult {
   /** Both answer 200, image/gif and the same bytes; the size of Cadence's. */
   readonly sameBody: boolean;
   readonly bytes: number;
-  /** 200s Cadence answered (warm-ups included) and openCount added up over the org's mailings afterwards. */
+  /** 200s Cadence answered (warm-ups included) and openCount added up over the org's mailings once folded. */
   readonly answered: number;
   readonly recorded: number;
+  /** Hits appended during the load, and how long one worker took to fold them all (from its start). */
+  readonly appended: number;
+  readonly foldSeconds: number;
 }
+
+/** A fold that has not moved for this long is given up on. */
+const FOLD_STALL_MS = 120_000;
 
 const pathOf = (token: string) => `/t/o/${token}.gif`;
 
@@ -54,6 +66,35 @@ async function gifFrom(baseUrl: string, path: string): Promise<{ ok: boolean; by
   const response = await fetch(`${baseUrl}${path}`, { signal: AbortSignal.timeout(10_000) });
   const bytes = Buffer.from(await response.arrayBuffer());
   return { ok: response.status === 200 && response.headers.get('content-type') === 'image/gif', bytes };
+}
+
+async function unfoldedOf(sql: postgres.Sql, orgId: number): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from tracking_hits where org_id = ${orgId}`;
+  return row!.n;
+}
+
+/**
+ * Starts one `cadence worker` and waits until the org has no unfolded hit left (a fold deletes
+ * its hits as it commits their counts); the seconds from the worker's start.
+ */
+async function foldAll(options: PixelOptions): Promise<number> {
+  const started = performance.now();
+  const worker = startChildProcess('cadence worker', { args: ['bin/cadence.js', 'worker'], env: options.workerEnv({ LOG_LEVEL: 'warn' }), cwd: options.cwd });
+  try {
+    let left = await unfoldedOf(options.sql, options.orgId);
+    let movedAt = performance.now();
+    while (left > 0) {
+      if (worker.exited()) throw new Error('the worker exited before the hits were folded');
+      if (performance.now() - movedAt > FOLD_STALL_MS) throw new Error(`the fold stalled with ${left} hits left`);
+      await sleep(200);
+      const now = await unfoldedOf(options.sql, options.orgId);
+      if (now !== left) movedAt = performance.now();
+      left = now;
+    }
+    return (performance.now() - started) / 1000;
+  } finally {
+    await worker.stop();
+  }
 }
 
 async function opensOf(sql: postgres.Sql, orgId: number): Promise<number> {
@@ -95,6 +136,11 @@ export async function runPixel(options: PixelOptions): Promise<PixelResult> {
     const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!;
     // The one GET that compared the bodies was a hit too.
     const answered = rounds.reduce((sum, r) => sum + r.cadence.answered, hot.answered) + (ours.ok ? 1 : 0);
+    // The server appends within 250 ms of a hit.
+    await sleep(1000);
+    const appended = await unfoldedOf(options.sql, options.orgId);
+    const foldSeconds = await foldAll(options);
+    print(`  pixel: ${appended} hits folded by one worker in ${foldSeconds.toFixed(1)} s (${Math.round(appended / foldSeconds)} hits/s)`);
     return {
       mailings: new Set(tokens).size,
       rounds,
@@ -104,6 +150,8 @@ export async function runPixel(options: PixelOptions): Promise<PixelResult> {
       bytes: ours.bytes.length,
       answered,
       recorded: (await opensOf(options.sql, options.orgId)) - opensBefore,
+      appended,
+      foldSeconds,
     };
   } finally {
     await bareServer.stop();

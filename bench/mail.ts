@@ -275,7 +275,7 @@ export async function runMail(options: MailOptions): Promise<MailResult> {
       print(`  warm-up: ${WARM_UP_MAILINGS} mailings through the same steps; WORKER_CONCURRENCY=${concurrency}`);
       send = await timeSends(options, target, sink, worker, 'timed');
     } finally {
-      // The pixel load needs no worker: its hits are written by cadence serve.
+      // The pixel load runs with no worker: cadence serve appends its hits, and runPixel starts a worker to fold them afterwards.
       await worker.stop();
     }
     const tokens = sink.pixelTokens();

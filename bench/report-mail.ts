@@ -1,5 +1,6 @@
 // The printed results of the mail part: sending through one worker, and the tracking pixel
-// against a bare route. The issue sets no target: the figures are what it asks for.
+// against a bare route. Sending has no target; the pixel's (issue #26): >= 0.3x the bare route,
+// spread over the mailings and on one hot mailing, and every hit answered counted once folded.
 import type { LoadOptions, LoadResult } from './load.js';
 import type { MailResult, SendRun } from './mail.js';
 import type { PixelResult } from './mail-pixel.js';
@@ -36,15 +37,25 @@ function pixelRows(pixel: PixelResult): string[][] {
     `${number(r.requestsPerSecond)} ${unit}, p50 ${number(r.p50Ms)} ms, p99 ${number(r.p99Ms)} ms, CPU ${number(r.cpuMsPerRequest, 2)} ms/req${r.failures ? `, ${number(r.failures)} failed` : ''}`;
   const { median } = pixel;
   const lost = pixel.answered - pixel.recorded;
+  const hotRatio = pixel.hot.requestsPerSecond / median.bare.requestsPerSecond;
+  const met = (ok: boolean) => (ok ? 'met' : '**NOT met**');
   return [
     [`**cadence serve**, requests spread over ${number(pixel.mailings)} mailings (median round)`, `**${load(median.cadence, 'hits/s')}**`],
     ['bare Hono route, the same GIF (same round)', load(median.bare, 'req/s')],
     ["**ratio** (median round's; every round's)", `**${number(median.ratio, 3)}x**; ${pixel.rounds.map((r) => `${number(r.ratio, 3)}x`).join(', ')}`],
-    ['cadence serve, every request on one hot mailing', load(pixel.hot, 'hits/s')],
+    ['cadence serve, every request on one hot mailing', `${load(pixel.hot, 'hits/s')}; **${number(hotRatio, 3)}x** the bare route`],
     ['same 200, image/gif and bytes from both', `${pixel.sameBody ? 'yes' : 'NO'} (${number(pixel.bytes)} bytes)`],
     [
-      'opens recorded (openCount added up, SQL) / 200s Cadence answered, warm-ups included',
-      `${number(pixel.recorded)} / ${number(pixel.answered)}${lost > 0 ? ` (${number(lost)} answered but not recorded!)` : ''}`,
+      'hits appended during the load / **folded by one `cadence worker` after it** (from its start until none is left)',
+      `${number(pixel.appended)} / ${number(pixel.foldSeconds, 1)} s, **${number(pixel.appended / pixel.foldSeconds)} hits/s**`,
+    ],
+    [
+      'opens counted once folded (openCount added up, SQL) / 200s Cadence answered, warm-ups included',
+      `${number(pixel.recorded)} / ${number(pixel.answered)}${lost > 0 ? ` (${number(lost)} answered but not counted!)` : ''}`,
+    ],
+    [
+      'targets: pixel >= 0.3x the bare route / one hot mailing >= 0.3x / every hit answered counted',
+      `${met(median.ratio >= 0.3)} / ${met(hotRatio >= 0.3)} / ${met(lost <= 0)}`,
     ],
   ];
 }

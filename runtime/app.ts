@@ -27,7 +27,7 @@ import { webhookCleanup } from './webhooks/cleanup.js';
 import { isConnectionLoss } from './db/connection-loss.js';
 import { ApiError, errorResponse, internalError, jsonApi, jsonApiMediaType, payloadTooLarge, resourceNotFound, serviceUnavailable } from './jsonapi/index.js';
 import { oauthRoutes } from './oauth/index.js';
-import { createTrackingSigner, loggablePath, trackingRoutes } from './mail/tracking/index.js';
+import { createTrackingSigner, loggablePath, trackingRoutes, type HitBuffer } from './mail/tracking/index.js';
 import type { OpenApiDocument } from './openapi/index.js';
 import { standardBehaviours } from './resources/index.js';
 import { standardRecordWriter } from './resources/record-writer.js';
@@ -41,6 +41,12 @@ export interface AppDependencies {
   readonly cursorSecret: string;
   /** Signs the tracking URLs in mail (loadTrackingSecret); the workers that render mail use the same. */
   readonly trackingSecret: string;
+  /**
+   * Where the tracking routes hold opens and clicks until they are appended (runtime/mail/tracking);
+   * whoever builds it stops it when the server closes, after the last request, so that what it
+   * holds is written.
+   */
+  readonly trackingHits: HitBuffer;
   readonly clock?: () => Date;
   /** The one write path; built from `clock` when not given. */
   readonly writer?: RecordWriter;
@@ -172,7 +178,7 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   mountUploadRoute(app, uploads);
 
   // Opens, clicks and unsubscribes from mail (issue #16): authorized by the signed URL, not a token.
-  app.route('/t', trackingRoutes({ sql: deps.sql, writer, signer: createTrackingSigner(deps.trackingSecret) }));
+  app.route('/t', trackingRoutes({ sql: deps.sql, writer, signer: createTrackingSigner(deps.trackingSecret), hits: deps.trackingHits, clock }));
 
   // OAuth (SPEC.md, Authentication): the consent page and token endpoint, outside /api/v2.
   app.route('/', oauthRoutes({ sql: deps.sql, clock }));

@@ -10,6 +10,7 @@ import { MIGRATIONS_DIR, runMigrations } from './db/migrate.js';
 import { loadCursorSecret, loadTrackingSecret } from './db/settings.js';
 import { listen } from './http/listen.js';
 import { superviseWorker, type SupervisedWorker } from './jobs/supervisor.js';
+import { HitBuffer } from './mail/tracking/index.js';
 import { RequestRateLimiter } from './ratelimit/index.js';
 
 /** How long in-flight requests may finish on shutdown before their connections are closed. */
@@ -31,8 +32,10 @@ export async function startServer(config: Config, log: Logger, env: NodeJS.Proce
   const sql = connectDatabase(database.url, { max: config.databasePoolSize });
   // RATE_LIMIT_PER_HOUR=0 turns request rate limits off.
   const rateLimiter = config.rateLimitPerHour > 0 ? new RequestRateLimiter({ sql, log, perHour: config.rateLimitPerHour, clock: () => new Date() }) : undefined;
+  const trackingHits = new HitBuffer({ sql, log });
   const app = createApp({
     sql,
+    trackingHits,
     config,
     log,
     cursorSecret: await loadCursorSecret(sql),
@@ -56,8 +59,9 @@ export async function startServer(config: Config, log: Logger, env: NodeJS.Proce
       const workerStopped = worker?.stop();
       await closed;
       clearTimeout(force);
-      // After the last request: what they admitted reaches PostgreSQL before the pool closes.
+      // After the last request: what they admitted, and the hits they answered, reach PostgreSQL before the pool closes.
       await rateLimiter?.stop();
+      await trackingHits.stop();
       await workerStopped;
       await sql.end({ timeout: 5 });
       await database.stop();

@@ -11,7 +11,7 @@ import { PURGE_EXPIRED_TOKENS_TASK, purgeExpiredTokensTask, TOKEN_CRONTAB } from
 import { CustomObjectRegistry } from './custom-objects/registry.js';
 import { IMPORT_CRONTAB, importTasks } from './imports/index.js';
 import { imapFlowConnect, MAIL_SYNC_CRONTAB, mailSyncTasks, type ImapConnect } from './mail/sync/index.js';
-import { mailTracking, trackingBaseUrl } from './mail/tracking/index.js';
+import { mailTracking, trackingBaseUrl, trackingTasks } from './mail/tracking/index.js';
 import { loadTrackingSecret } from './db/settings.js';
 import {
   defaultTransports,
@@ -107,6 +107,7 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
     ...importTasks({ sql: deps.sql, writer, clock, log: deps.log }),
     ...sequenceTasks({ sql: deps.sql, writer, clock, log: deps.log }),
     ...complianceTasks({ sql: deps.sql, writer, clock, log: deps.log, faults: deps.complianceFaults }),
+    ...trackingTasks({ sql: deps.sql, writer, log: deps.log }),
     ...mailSyncTasks({ sql: deps.sql, writer, clock, log: deps.log, connect: deps.imapConnect ?? imapFlowConnect(mailServers) }),
     ...mailTasks({
       sql: deps.sql,

@@ -30,14 +30,27 @@ export interface JobSpec extends JobOptions {
   readonly priority?: number;
   /** graphile-worker's job flags, which a worker may skip: fair-share.ts's share flags. */
   readonly flags?: readonly string[];
+  /**
+   * With `jobKey`: a job already waiting under the key keeps its run-at (graphile-worker's
+   * job_key_mode preserve_run_at), so that a stream of enqueues runs it at the first one's time
+   * instead of pushing it back with each (the fold of tracking hits). Off by default.
+   */
+  readonly preserveRunAt?: boolean;
 }
 
 /**
  * Enqueues many jobs with one statement (graphile_worker.add_jobs through the SECURITY DEFINER
  * wrapper of migrations 0014, 0020 and 0028), in the caller's transaction. Set writes use it for their
- * webhook deliveries and follow-up jobs; an empty list costs nothing.
+ * webhook deliveries and follow-up jobs; an empty list costs nothing. Jobs that preserve their
+ * run-at go through the wrapper of migration 0031, with a statement of their own.
  */
 export async function enqueueJobs(tx: Transaction, jobs: readonly JobSpec[]): Promise<void> {
+  const preserving = jobs.filter((j) => j.preserveRunAt === true);
+  await addJobs(tx, 'cadence_system.enqueue_jobs', preserving.length ? jobs.filter((j) => j.preserveRunAt !== true) : jobs);
+  await addJobs(tx, 'cadence_system.enqueue_jobs_preserving_run_at', preserving);
+}
+
+async function addJobs(tx: Transaction, wrapper: string, jobs: readonly JobSpec[]): Promise<void> {
   if (jobs.length === 0) return;
   const specs = jobs.map((j) => ({
     task: j.task,
@@ -49,7 +62,7 @@ export async function enqueueJobs(tx: Transaction, jobs: readonly JobSpec[]): Pr
     ...(j.priority !== undefined && { priority: j.priority }),
     ...(j.flags !== undefined && { flags: j.flags }),
   }));
-  await tx.unsafe('select cadence_system.enqueue_jobs($1::jsonb)', [specs] as never[], { prepare: true });
+  await tx.unsafe(`select ${wrapper}($1::jsonb)`, [specs] as never[], { prepare: true });
 }
 
 /**

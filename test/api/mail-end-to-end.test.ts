@@ -8,6 +8,7 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { attributesOf, create, eventsOf, freshOrg, newUserId } from '../helpers/bulk-actions.js';
 import { loopbackImapConnect, passwordFor, startImapServer, type ImapServer } from '../helpers/imap.js';
 import { advance, enrol, MINUTE, SimulatedClock, stateOf, stepsSettled } from '../helpers/sequences.js';
+import { hitsFolded } from '../helpers/tracking.js';
 import { decodeQuotedPrintable, loopbackTransports, releaseDueSends, sendsSettled, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
 import { until } from '../helpers/wait.js';
 
@@ -122,6 +123,8 @@ describe('a sequence e-mail', () => {
     const followed = await fetch(click!, { redirect: 'manual' });
     expect(followed.status).toBe(302);
     expect(followed.headers.get('location')).toBe('https://example.test/pricing?plan=pro&x=1');
+    // Counted by the worker's fold, about a second after the hits.
+    await hitsFolded(api, org.orgId);
     expect(await attributesOf(org, `mailings/${mailing.id}`)).toMatchObject({ state: 'opened', openCount: 1, clickCount: 1 });
     expect(await attributesOf(org, `prospects/${prospect}`)).toMatchObject({ openCount: 1, clickCount: 1, replyCount: 0 });
 

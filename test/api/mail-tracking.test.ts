@@ -6,17 +6,22 @@ import { SERVICE_ACTOR } from '../../runtime/engine/index.js';
 import { createTrackingSigner, trackingTransform, TRANSPARENT_GIF, type TrackingSigner } from '../../runtime/mail/tracking/index.js';
 import { standardRecordWriter } from '../../runtime/resources/record-writer.js';
 import { orgScopedTransaction } from '../../runtime/tenancy/index.js';
+import type { StartedWorker } from '../../runtime/worker.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
-import { attributesOf, create, eventsOf, freshOrg, type OrgClient } from '../helpers/bulk-actions.js';
+import { attributesOf, create, eventsOf, freshOrg, startTestWorker, type OrgClient } from '../helpers/bulk-actions.js';
 import { enrol, pendingSteps, sequenceWith, stateOf } from '../helpers/sequences.js';
+import { hitsFolded } from '../helpers/tracking.js';
 
 /**
  * Opens, clicks and unsubscribes (issue #16) over real HTTP: URLs come from the transform the
  * sender runs over a mailing's HTML, and every hit is checked in what the API then serves.
- * The server has two database connections, fewer than the concurrent hits.
+ * The server has two database connections, fewer than the concurrent hits. Opens and clicks
+ * are counted by the fold a real worker runs about a second after them (hitsFolded waits for
+ * it); an unsubscribe is written before it is answered.
  */
 
 let api: TestApi;
+let worker: StartedWorker;
 let signer: TrackingSigner;
 const logLines: string[] = [];
 const writer = standardRecordWriter(() => new Date());
@@ -33,9 +38,11 @@ beforeAll(async () => {
   );
   api = await startTestApi({ poolSize: 2, log });
   signer = createTrackingSigner(await loadTrackingSecret(api.sql));
+  worker = await startTestWorker(api);
 });
 
 afterAll(async () => {
+  await worker?.stop();
   await api?.close();
 });
 
@@ -89,10 +96,12 @@ describe('the open pixel', () => {
     expect(bytes).toHaveLength(43);
     expect(bytes.equals(TRANSPARENT_GIF)).toBe(true);
 
+    await hitsFolded(api, org.orgId);
     const after = await attributesOf(org, `mailings/${mailing}`);
     expect(after).toMatchObject({ state: 'opened', openCount: 1, clickCount: null });
     expect(after.openedAt).toEqual(expect.any(String));
     await hit(urlsOf(org, mailing).pixel);
+    await hitsFolded(api, org.orgId);
     const again = await attributesOf(org, `mailings/${mailing}`);
     expect(again).toMatchObject({ state: 'opened', openCount: 2, openedAt: after.openedAt });
     expect(await eventsOf(org, 'mailing', ['mailing_opened'])).toEqual([
@@ -110,10 +119,57 @@ describe('the open pixel', () => {
     const paths = [urlsOf(org, first), urlsOf(org, second)];
     const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => hit(i % 4 === 3 ? paths[1]!.click : paths[0]!.pixel)));
     expect(responses.map((r) => r.status).sort()).toEqual([...Array<number>(15).fill(200), ...Array<number>(5).fill(302)]);
+    await hitsFolded(api, org.orgId);
     expect(await attributesOf(org, `mailings/${first}`)).toMatchObject({ openCount: 15, clickCount: null });
     // The first click on the second mailing was its open too.
     expect(await attributesOf(org, `mailings/${second}`)).toMatchObject({ openCount: 1, clickCount: 5, state: 'opened' });
     expect(await attributesOf(org, `prospects/${prospect}`)).toMatchObject({ openCount: 16, clickCount: 5 });
+  });
+});
+
+describe('a burst of hits on one mailing', () => {
+  it('counts 200 opens and 50 clicks from 25 connections exactly, once folded, on the mailing, its prospect and its events', async () => {
+    const org = await freshOrg(api, 'Burst');
+    const prospect = await prospectOf(org);
+    const mailing = await deliveredMailing(org, prospect);
+    const urls = urlsOf(org, mailing);
+    const paths = Array.from({ length: 250 }, (_, i) => (i % 5 === 4 ? urls.click : urls.pixel));
+    const statuses: number[] = [];
+    let next = 0;
+    // 25 clients at once, each taking the next hit until none is left: 25 keep-alive connections.
+    await Promise.all(
+      Array.from({ length: 25 }, async () => {
+        while (next < paths.length) {
+          const response = await hit(paths[next++]!);
+          await response.arrayBuffer();
+          statuses.push(response.status);
+        }
+      }),
+    );
+    expect(statuses.sort()).toEqual([...Array<number>(200).fill(200), ...Array<number>(50).fill(302)]);
+
+    await hitsFolded(api, org.orgId);
+    expect(await attributesOf(org, `mailings/${mailing}`)).toMatchObject({
+      state: 'opened',
+      openCount: 200,
+      clickCount: 50,
+      openedAt: expect.any(String),
+      clickedAt: expect.any(String),
+    });
+    expect(await attributesOf(org, `prospects/${prospect}`)).toMatchObject({ openCount: 200, clickCount: 50 });
+    // One write per fold: an `updated` event and one domain event (`opened` when the fold counted
+    // an open), each carrying the totals so far, so the last one a subscriber gets has them all.
+    const events = await api.sql<{ action: string; open_count: number; click_count: number | null }[]>`
+      select action, (payload->'data'->'attributes'->>'openCount')::int as open_count, (payload->'data'->'attributes'->>'clickCount')::int as click_count
+        from events where org_id = ${org.orgId} and resource_type = 'mailing' and resource_id = ${mailing} and action in ('opened', 'clicked') order by id`;
+    const updates =
+      await api.sql`select id from events where org_id = ${org.orgId} and name = 'mailing_updated' and resource_id = ${mailing} and payload->'data'->'attributes' ? 'openCount'`;
+    expect(events.length).toBeGreaterThanOrEqual(1);
+    expect(events.length).toBe(updates.length);
+    expect(events.at(-1)).toMatchObject({ open_count: 200, click_count: 50 });
+    const opens = events.map((e) => e.open_count);
+    expect(opens).toEqual([...opens].sort((a, b) => a - b));
+    expect(await api.sql`select 1 from tracking_hits where org_id = ${org.orgId}`).toHaveLength(0);
   });
 });
 
@@ -125,10 +181,13 @@ describe('a tracked link', () => {
     const urls = urlsOf(org, mailing);
     expect(urls.body).toContain('href="mailto:rep@example.com"');
     await hit(urls.pixel);
+    // Counted apart: a fold that counts an open records `opened`, else `clicked` (one event per mailing and fold).
+    await hitsFolded(api, org.orgId);
     const response = await hit(urls.click);
     expect(response.status).toBe(302);
     expect(response.headers.get('location')).toBe('https://docs.example.com/guide?x=1&y=2');
     expect(response.headers.get('cache-control')).toBe('no-store');
+    await hitsFolded(api, org.orgId);
     const after = await attributesOf(org, `mailings/${mailing}`);
     expect(after).toMatchObject({ openCount: 1, clickCount: 1, state: 'opened' });
     expect(after.clickedAt).toEqual(expect.any(String));
@@ -165,6 +224,7 @@ describe('a tracked link', () => {
       expect(response.status, path).toBe(404);
       expect(response.headers.get('location'), path).toBeNull();
     }
+    await hitsFolded(api, org.orgId);
     expect(await attributesOf(org, `mailings/${mailing}`)).toMatchObject({ state: 'delivered', openCount: null, clickCount: null });
   });
 
@@ -177,6 +237,7 @@ describe('a tracked link', () => {
     expect((await hit(urls.pixel)).status).toBe(200);
     expect((await hit(urls.click)).headers.get('location')).toBe('https://docs.example.com/guide?x=1&y=2');
     expect((await hit(urls.unsubscribe!, { method: 'POST' })).status).toBe(200);
+    await hitsFolded(api, org.orgId);
     expect((await org.request('GET', '/api/v2/events?count=true')).body.meta.count).toBe(events);
   });
 });
@@ -190,6 +251,7 @@ describe('prospect counters', () => {
     expect(touched).toEqual(expect.any(String));
     await hit(urlsOf(org, first).pixel);
     await hit(urlsOf(org, first).click);
+    await hitsFolded(api, org.orgId);
     expect(await attributesOf(org, `prospects/${prospect}`)).toMatchObject({ openCount: 1, clickCount: 1, engagedAt: expect.any(String) });
 
     await deliveredMailing(org, prospect);
@@ -198,6 +260,7 @@ describe('prospect counters', () => {
     expect(Date.parse(reset.touchedAt)).toBeGreaterThanOrEqual(Date.parse(touched));
     // An open of the earlier mailing is still an event over the prospect's mailings since then.
     await hit(urlsOf(org, first).pixel);
+    await hitsFolded(api, org.orgId);
     expect(await attributesOf(org, `prospects/${prospect}`)).toMatchObject({ openCount: 1, clickCount: 0 });
     expect(await attributesOf(org, `mailings/${first}`)).toMatchObject({ openCount: 2, clickCount: 1 });
   });

@@ -7,6 +7,7 @@ import { lockOrg, unlockOrg } from '../../runtime/apps/index.js';
 import { hashToken } from '../../runtime/auth/index.js';
 import { connectDatabase } from '../../runtime/db/client.js';
 import { loadCursorSecret, loadTrackingSecret } from '../../runtime/db/settings.js';
+import { HitBuffer } from '../../runtime/mail/tracking/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 
 /**
@@ -27,6 +28,8 @@ beforeAll(async () => {
     sql: otherSql,
     cursorSecret: await loadCursorSecret(otherSql),
     trackingSecret: await loadTrackingSecret(otherSql),
+    // Serves no tracking link: nothing is ever held, so nothing needs stopping.
+    trackingHits: new HitBuffer({ sql: otherSql, log: pino({ level: 'silent' }) }),
     config: { publicBaseUrl: undefined, maxBodyBytes: 64 * 1024 },
     log: pino({ level: 'silent' }),
   });

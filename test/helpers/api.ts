@@ -11,6 +11,7 @@ import { loadCursorSecret, loadTrackingSecret } from '../../runtime/db/settings.
 import { listen } from '../../runtime/http/listen.js';
 import type { ImapConnect } from '../../runtime/mail/sync/index.js';
 import type { MailServerRule, TransportFactory } from '../../runtime/mail/index.js';
+import { HitBuffer } from '../../runtime/mail/tracking/index.js';
 import { RequestRateLimiter } from '../../runtime/ratelimit/index.js';
 import { createTestDatabase } from './database.js';
 import { assertJsonApiDocument } from './jsonapi.js';
@@ -40,6 +41,8 @@ export interface TestApi {
   readonly org: CreatedOrg;
   /** The server's request rate limiter, when `rateLimit` was given. */
   readonly rateLimiter: RequestRateLimiter | undefined;
+  /** Where the server holds tracking hits until they are appended; flush() writes them now. */
+  readonly trackingHits: HitBuffer;
   request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
   newOrg(name?: string): Promise<CreatedOrg>;
   newUserToken(orgId: number, scopes: string[], admin?: boolean): Promise<string>;
@@ -85,8 +88,10 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   // TEST_LOG_LEVEL=error shows what the server logs, e.g. the cause of a 500.
   const log = options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const rateLimiter = options.rateLimit && new RequestRateLimiter({ sql, log, clock: options.clock ?? (() => new Date()), ...options.rateLimit });
+  const trackingHits = new HitBuffer({ sql, log });
   const app = createApp({
     sql,
+    trackingHits,
     cursorSecret: await loadCursorSecret(sql),
     trackingSecret: await loadTrackingSecret(sql),
     ...(options.clock && { clock: options.clock }),
@@ -129,6 +134,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     sql,
     org,
     rateLimiter,
+    trackingHits,
     request,
     newOrg: (name = 'Other org') => createOrg(sql, { name }),
     async newUserToken(orgId, scopes, admin = false) {
@@ -141,6 +147,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       (server as Server).closeIdleConnections();
       await closed;
       await rateLimiter?.stop();
+      await trackingHits.stop();
       await sql.end({ timeout: 5 });
       await database.drop();
     },

@@ -1,8 +1,13 @@
 /**
  * Opens, clicks and unsubscribes (issue #16): signed short URLs in the mail Cadence sends, the
- * transform that puts them in a mailing's HTML, the routes that answer them and record each
- * hit through the record writer, and what hits set in motion (prospect counters, opt-outs).
+ * transform that puts them in a mailing's HTML, the routes that answer them, the buffer that
+ * appends opens and clicks to tracking_hits (hit-buffer.ts), the fold job that counts them on
+ * their mailings through the record writer (hit-fold.ts), the unsubscribe written at once
+ * (unsubscribe.ts), and what hits set in motion (prospect counters, opt-outs).
  */
+import type { TaskList } from 'graphile-worker';
+import { foldHitsTask, type FoldDependencies } from './hit-fold.js';
+import { FOLD_HITS_TASK } from './hit-store.js';
 import { createTrackingSigner } from './token.js';
 import { listUnsubscribeHeaders, trackingTransform, type HtmlTransform, type HtmlTransformContext, type TrackingOptions } from './transform.js';
 
@@ -16,7 +21,10 @@ export {
   type TrackingOptions,
   type TrackingUrls,
 } from './transform.js';
-export { recordHit, type HitDependencies, type HitOutcome } from './hits.js';
+export { recordUnsubscribe, type UnsubscribeDependencies, type UnsubscribeOutcome } from './unsubscribe.js';
+export { HitBuffer, DEFAULT_FLUSH_INTERVAL_MS, type HitBufferOptions } from './hit-buffer.js';
+export { FOLD_DELAY_MS, FOLD_HITS_TASK, type HitKind, type TrackingHit } from './hit-store.js';
+export { FOLD_SET_HITS, type FoldDependencies } from './hit-fold.js';
 export { loggablePath, trackingRoutes, TRANSPARENT_GIF, type TrackingRouteOptions } from './routes.js';
 export { withMailTracking } from './behaviours.js';
 
@@ -46,4 +54,9 @@ export function mailTracking(
     transforms: [trackingTransform(options)],
     headers: [(context) => (context.sequence ? listUnsubscribeHeaders(options, context) : {})],
   };
+}
+
+/** The worker's tracking task: the fold of each org's hits. */
+export function trackingTasks(deps: FoldDependencies): TaskList {
+  return { [FOLD_HITS_TASK]: foldHitsTask(deps) };
 }

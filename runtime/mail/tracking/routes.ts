@@ -1,10 +1,16 @@
 import { Hono, type Context } from 'hono';
 import type { ApiEnv } from '../../engine/index.js';
-import { recordHit, type HitDependencies } from './hits.js';
+import type { HitBuffer } from './hit-buffer.js';
+import type { HitKind } from './hit-store.js';
 import type { TrackingClaim, TrackingKind, TrackingSigner } from './token.js';
+import { recordUnsubscribe, type UnsubscribeDependencies } from './unsubscribe.js';
 
-export interface TrackingRouteOptions extends HitDependencies {
+export interface TrackingRouteOptions extends UnsubscribeDependencies {
   readonly signer: TrackingSigner;
+  /** Where opens and clicks go; whoever builds it stops it when the server closes. */
+  readonly hits: HitBuffer;
+  /** The service's clock: each hit's time. */
+  readonly clock: () => Date;
 }
 
 /** The smallest transparent GIF: 1×1, one transparent colour (43 bytes). */
@@ -17,7 +23,9 @@ const UNCACHED = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer'
  * The short signed URLs mail carries, served without a token: the signature is the
  * authority. A token that fails its check (forged, altered, cut short, of another kind) is a
  * plain 404 that redirects nowhere. A valid one for a mailing since deleted still answers as
- * usual and records nothing.
+ * usual and records nothing. Opens and clicks are answered from memory: the hit is held in the
+ * buffer (hit-buffer.ts), appended within a quarter of a second, and counted on the mailing by
+ * the fold about a second later (hit-fold.ts). An unsubscribe is written before it is answered.
  * - GET /t/o/<token>.gif: the open pixel.
  * - GET /t/c/<token>: a click, 302 to the signed target.
  * - GET /t/u/<token>: a page asking to confirm; POST /t/u/<token> unsubscribes. A GET never
@@ -36,14 +44,14 @@ export function trackingRoutes(options: TrackingRouteOptions): Hono<ApiEnv> {
     const file = c.req.param('file');
     const claim = file.endsWith('.gif') ? claimOf(file.slice(0, -4), 'open') : undefined;
     if (!claim) return notFound(c);
-    await record(c, options, claim);
+    hold(c, options, claim, 'open');
     return c.body(new Uint8Array(TRANSPARENT_GIF), 200, { ...UNCACHED, 'Content-Type': 'image/gif' });
   });
 
   routes.get('/c/:token', async (c) => {
     const claim = claimOf(c.req.param('token'), 'click');
     if (!claim) return notFound(c);
-    await record(c, options, claim);
+    hold(c, options, claim, 'click');
     return c.body(null, 302, { ...UNCACHED, Location: new URL(claim.url!).href });
   });
 
@@ -56,7 +64,8 @@ export function trackingRoutes(options: TrackingRouteOptions): Hono<ApiEnv> {
   routes.post('/u/:token', async (c) => {
     const claim = claimOf(c.req.param('token'), 'unsubscribe');
     if (!claim) return notFound(c);
-    await record(c, options, claim);
+    const outcome = await recordUnsubscribe(options, claim.orgId, claim.mailingId);
+    c.get('log')?.debug({ orgId: claim.orgId, mailingId: claim.mailingId, kind: claim.kind, outcome }, 'tracking hit');
     return page(c, 'Unsubscribed', '<p>You are unsubscribed and will receive no more of these e-mails.</p>');
   });
 
@@ -64,19 +73,13 @@ export function trackingRoutes(options: TrackingRouteOptions): Hono<ApiEnv> {
 }
 
 /**
- * Records a hit, logging (never the token) and swallowing a failure: the recipient's pixel or
- * link must work even when the database does not, and a lost hit is only a lost count.
- * An unsubscribe that fails is the exception: it must not say it worked.
+ * Holds an open or a click for the buffer's next flush (never the token in the log). Nothing
+ * here waits on the database: the pixel or link works even when the database does not, and a
+ * hit lost then is only a lost count (README, Tracking: the loss window).
  */
-async function record(c: Context<ApiEnv>, options: HitDependencies, claim: TrackingClaim): Promise<void> {
-  const about = { orgId: claim.orgId, mailingId: claim.mailingId, kind: claim.kind };
-  try {
-    const outcome = await recordHit(options, claim);
-    c.get('log')?.debug({ ...about, outcome }, 'tracking hit');
-  } catch (error) {
-    if (claim.kind === 'unsubscribe') throw error;
-    c.get('log')?.error({ ...about, err: error }, 'tracking hit not recorded');
-  }
+function hold(c: Context<ApiEnv>, options: TrackingRouteOptions, claim: TrackingClaim, kind: HitKind): void {
+  options.hits.add({ orgId: claim.orgId, mailingId: claim.mailingId, kind, at: options.clock() });
+  c.get('log')?.debug({ orgId: claim.orgId, mailingId: claim.mailingId, kind }, 'tracking hit');
 }
 
 function notFound(c: Context<ApiEnv>): Response {
