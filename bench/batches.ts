@@ -56,16 +56,17 @@ export async function waitFor(condition: () => boolean, limitMs: number): Promis
 }
 
 /**
- * Delivery jobs written for `webhookId` for events after `afterEventId`. Jobs done are deleted:
- * a job written is one still queued or one that made an attempt.
+ * Deliveries written for `webhookId` for events after `afterEventId`: items of delivery set jobs
+ * still queued, or deliveries that made an attempt (jobs done are deleted).
  */
 export async function webhookJobsWritten(sql: postgres.Sql, orgId: number, webhookId: number, afterEventId: number): Promise<number> {
   const [row] = await sql.unsafe<{ n: number }[]>(
     `select count(*) as n from (
        select event_id from webhook_attempts where org_id = $1 and webhook_id = $2 and event_id > $3
        union
-       select (j.payload->>'eventId')::bigint from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
-        where t.identifier = 'deliver_webhook' and (j.payload->>'webhookId')::bigint = $2 and (j.payload->>'eventId')::bigint > $3) jobs`,
+       select (i.item->>'eventId')::bigint from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id,
+              json_array_elements(j.payload) as i(item)
+        where t.identifier = 'deliver_webhook' and (i.item->>'webhookId')::bigint = $2 and (i.item->>'eventId')::bigint > $3) jobs`,
     [orgId, webhookId, afterEventId],
   );
   return Number(row!.n);

@@ -184,6 +184,10 @@ export function webhooksTable(result: WebhookResult): string {
       (c) => `${number(c.throughput.delivered)}${c.throughput.duplicates ? `, ${c.throughput.duplicates} twice` : ''}${c.workerExited ? ' (the worker exited!)' : ''}`,
     ),
     row('(c) **deliveries/s**, first to last delivery', (c) => number(c.throughput.steadyPerSecond, 1)),
+    row(
+      `(c) against the ceiling: a bare keep-alive sender, ${number(result.ceiling.perSecond, 1)}/s`,
+      (c) => `**${number(c.throughput.steadyPerSecond / result.ceiling.perSecond, 2)}×** (target ≥ 0.3×)`,
+    ),
     row('(c) deliveries/s, from spawning the worker', (c) => number(c.throughput.fromSpawnPerSecond, 1)),
     row('(c) worker spawned to first delivery', (c) => `${number(c.throughput.startToFirstSeconds, 1)} s`),
     row('(c) worker CPU per delivery', (c) => ms(c.throughput.workerCpuMsPerDelivery)),
@@ -217,7 +221,7 @@ export function webhooksTable(result: WebhookResult): string {
     ),
   ];
   const header = ['one `cadence worker`, WORKER_CONCURRENCY=' + result.concurrency, ...configurations.map((c) => `receiver trusted via ${c.label}`)];
-  const footer = `attempts recorded: ${number(result.attempts.total)} (${number(result.attempts.acknowledged)} with a 2xx); the receiver got ${number(result.received)} requests on ${number(result.connections)} TLS connections${result.malformed ? `, ${result.malformed} unreadable` : ''}`;
+  const footer = `attempts recorded: ${number(result.attempts.total)} (${number(result.attempts.acknowledged)} with a 2xx); the workers' ${number(result.received - result.ceiling.deliveries)} requests reached the receiver on ${number(result.connections - result.ceiling.connections)} TLS connections (the ceiling's ${number(result.ceiling.deliveries)} on ${number(result.ceiling.connections)})${result.malformed ? `, ${result.malformed} unreadable` : ''}`;
   return `${table(header, rows)}\n\n${footer}`;
 }
 

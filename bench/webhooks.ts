@@ -4,7 +4,8 @@
 // and trusted by the worker through WEBHOOK_CA_FILE (WEBHOOK_ALLOWED_HOSTS lets it deliver to
 // loopback). (c) deliveries per second of a backlog; (d) event-to-delivery latency under writes.
 // Both again with the certificate trusted through NODE_EXTRA_CA_CERTS instead, which is how a
-// deployment without WEBHOOK_CA_FILE delivers (no `ca` option on each request).
+// deployment without WEBHOOK_CA_FILE delivers (no `ca` option on each request). The ceiling is
+// a bare kept-alive sender in this process posting the same bodies to the same receiver.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +16,7 @@ import type postgres from 'postgres';
 import { orgScopedTransaction } from '../runtime/tenancy/index.js';
 import { makeCertificate, type TestCertificate } from '../test/runtime/webhooks/certificates.js';
 import { cpuMilliseconds, startChildProcess, type ChildProcessHandle } from './processes.js';
+import { keepAliveCeiling, type CeilingResult } from './webhook-ceiling.js';
 
 export interface WebhookBenchOptions {
   readonly apiUrl: string;
@@ -84,6 +86,8 @@ export interface ConfigurationResult {
 
 export interface WebhookResult {
   readonly concurrency: string;
+  /** A bare keep-alive sender's deliveries to the same receiver: what (c) is measured against. */
+  readonly ceiling: CeilingResult;
   readonly configurations: readonly ConfigurationResult[];
   readonly attempts: { readonly total: number; readonly acknowledged: number };
   /** TLS connections the receiver accepted, deliveries it got in all, and bodies it could not read. */
@@ -357,6 +361,10 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
     const caFile = join(folder, 'receiver-cert.pem');
     await writeFile(caFile, certificate.cert);
     receiver = await startReceiver(certificate);
+    const ceiling = await keepAliveCeiling(receiver.port, certificate.cert, options.events);
+    options.print(
+      `  ceiling: a bare keep-alive sender in this process, ${ceiling.acknowledged}/${ceiling.deliveries} acknowledged: ${ceiling.perSecond.toFixed(0)}/s on ${ceiling.connections} TLS connections`,
+    );
     const response = await fetch(`${options.apiUrl}/api/v2/webhooks`, {
       method: 'POST',
       headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/vnd.api+json' },
@@ -406,6 +414,7 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Web
     });
     return {
       concurrency,
+      ceiling,
       configurations,
       attempts,
       connections: receiver.connections(),

@@ -32,8 +32,9 @@ import { connectDatabase } from './db/client.js';
 import type { RecordWriter } from './engine/index.js';
 import { standardRecordWriter } from './resources/record-writer.js';
 import { deliverWebhookTask } from './webhooks/deliver-task.js';
+import { DELIVER_WEBHOOK_TASK } from './webhooks/delivery-job.js';
 import { PURGE_WEBHOOK_ATTEMPTS_TASK, purgeWebhookAttemptsTask, WEBHOOK_CRONTAB } from './webhooks/purge-task.js';
-import { parseAllowedHosts, systemResolver, trustedContext, type DeliveryOptions } from './webhooks/delivery/index.js';
+import { deliveryConnections, parseAllowedHosts, systemResolver, trustedContext, type DeliveryConnections, type DeliveryOptions } from './webhooks/delivery/index.js';
 import { DEFAULT_LIVENESS, startLiveness, type LivenessOptions } from './jobs/liveness.js';
 import { fairShare } from './jobs/fair-share.js';
 
@@ -95,7 +96,7 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
     [PURGE_EXPIRED_TOKENS_TASK]: purgeExpiredTokensTask({ sql: deps.sql }),
     [PURGE_WEBHOOK_ATTEMPTS_TASK]: purgeWebhookAttemptsTask({ sql: deps.sql }),
     [PURGE_REQUEST_COUNTS_TASK]: purgeRequestCountsTask({ sql: deps.sql, clock }),
-    deliver_webhook: deliverWebhookTask({
+    [DELIVER_WEBHOOK_TASK]: deliverWebhookTask({
       sql: deps.sql,
       writer,
       delivery: deps.delivery,
@@ -170,6 +171,16 @@ function workerLogger(log: Logger): WorkerLogger {
   });
 }
 
+/**
+ * A worker's delivery options: its connection pool, and an extra CA bundle built into a TLS
+ * context once. Building one from the ~145 root certificates costs ~30 ms of CPU, which a set's
+ * dozens of new connections must not each pay (a dead receiver's, never kept alive, would).
+ */
+function deliveryWith(delivery: DeliveryOptions, connections: DeliveryConnections): DeliveryOptions {
+  const secureContext = delivery.secureContext ?? (delivery.ca !== undefined ? trustedContext(delivery.ca) : undefined);
+  return { ...delivery, connections, ...(secureContext && { secureContext }) };
+}
+
 export interface StartedWorker {
   readonly runner: Runner;
   /** graphile-worker's id for this runner's pool: the `locked_by` of the jobs it runs. */
@@ -213,13 +224,17 @@ export async function startWorker(
   events.on('pool:create', ({ workerPool }) => poolIds.push(workerPool.id));
   // No one org's deliveries hold every slot (webhooks/delivery/schedule.ts).
   const share = fairShare(options.concurrency, events);
+  // Kept-alive TLS connections of webhook and lifecycle deliveries, per checked target, closed
+  // at stop; a pool the caller passed in is the caller's to close.
+  const ownConnections = options.delivery.connections ? undefined : deliveryConnections();
+  const connections = options.delivery.connections ?? ownConnections!;
   const runner = await run({
     connectionString: options.databaseUrl,
     concurrency: options.concurrency,
     taskList: createTaskList({
       sql,
       log,
-      delivery: options.delivery,
+      delivery: deliveryWith(options.delivery, connections),
       ...(options.clock && { clock: options.clock }),
       ...(options.imapConnect && { imapConnect: options.imapConnect }),
       ...(options.complianceFaults && { complianceFaults: options.complianceFaults }),
@@ -245,6 +260,7 @@ export async function startWorker(
       try {
         await runner.stop();
       } finally {
+        ownConnections?.destroy();
         try {
           await liveness.stop();
         } finally {

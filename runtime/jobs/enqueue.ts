@@ -23,7 +23,8 @@ export async function enqueueJob(tx: Transaction, task: string, payload: Record<
 
 export interface JobSpec extends JobOptions {
   readonly task: string;
-  readonly payload: Record<string, unknown>;
+  /** An array makes a batch job: one enqueued with the same key while it waits appends its items. */
+  readonly payload: Record<string, unknown> | readonly Record<string, unknown>[];
   /** graphile-worker runs the jobs of one named queue one at a time, in order. */
   readonly queueName?: string;
   /** graphile-worker runs due jobs with a lower number first; 0 when unset. */

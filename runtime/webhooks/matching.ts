@@ -1,6 +1,6 @@
 import type { EventSink } from '../engine/event-log.js';
-import { enqueueJobs, type JobSpec } from '../jobs/enqueue.js';
-import { deliveryJob } from './delivery-job.js';
+import { enqueueJobs } from '../jobs/enqueue.js';
+import { firstDeliveryJobs, type DeliveryItem } from './delivery-job.js';
 
 /** The actions a `*` resource subscription covers (SPEC.md's subscription table). */
 export const GENERIC_ACTIONS: ReadonlySet<string> = new Set(['created', 'updated', 'destroyed']);
@@ -13,11 +13,12 @@ export function subscriptionMatches(subscription: { resource: string; action: st
 }
 
 /**
- * The event sink of webhook deliveries: one delivery job per (event, matching active webhook),
+ * The event sink of webhook deliveries: a delivery per (event, matching active webhook),
  * enqueued in the events' own transaction, so a rolled-back write leaves neither event nor
- * delivery. The org's webhooks are read once per write and the jobs enqueued with one call;
- * the job key makes a repeated enqueue of the same (event, webhook) one job. Each job makes one
- * attempt and schedules the next (deliver-task.ts).
+ * delivery. The org's webhooks are read once per write and the deliveries enqueued with one
+ * statement, gathered into set jobs of up to DELIVERY_SET_SIZE per webhook (delivery-job.ts):
+ * a write of a thousand records adds some sixteen jobs per webhook, not a thousand. Each set
+ * makes one attempt of its deliveries and schedules the next (deliver-task.ts).
  */
 export const webhookDeliveries: EventSink = async (tx, orgId, now, events) => {
   const types = [...new Set(events.map((e) => e.resourceType))];
@@ -29,12 +30,11 @@ export const webhookDeliveries: EventSink = async (tx, orgId, now, events) => {
     { prepare: true },
   );
   if (webhooks.length === 0) return;
-  const jobs: JobSpec[] = [];
+  const deliveries: Omit<DeliveryItem, 'attempt'>[] = [];
   for (const event of events) {
     for (const webhook of webhooks) {
-      if (!subscriptionMatches(webhook, event.resourceType, event.action)) continue;
-      jobs.push(deliveryJob({ orgId, eventId: event.id, webhookId: webhook.id, attempt: 1 }));
+      if (subscriptionMatches(webhook, event.resourceType, event.action)) deliveries.push({ orgId, eventId: event.id, webhookId: webhook.id });
     }
   }
-  await enqueueJobs(tx, jobs);
+  await enqueueJobs(tx, firstDeliveryJobs(deliveries));
 };

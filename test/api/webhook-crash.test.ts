@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { until } from '../helpers/wait.js';
+import { DELIVERY_SET_SIZE } from '../../runtime/webhooks/delivery-job.js';
 import { makeCertificate, type TestCertificate } from '../runtime/webhooks/certificates.js';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../runtime/webhooks/receivers.js';
 
@@ -29,6 +30,7 @@ let certificate: TestCertificate;
 let receiver: Receiver;
 let folder: string;
 let releaseCrashed = false;
+let releaseSet = false;
 // Requests to /slow open at once, at most: 1 unless a second worker took the job.
 let slowInFlight = 0;
 let maxSlowInFlight = 0;
@@ -46,6 +48,7 @@ beforeAll(async () => {
     // Held requests get no answer: the worker times out (slow) or is killed (crash).
     if (request.url === '/slow' && requestsTo('/slow').length <= HUNG_ATTEMPTS) return;
     if (request.url === '/crash' && !releaseCrashed) return;
+    if (request.url === '/crash-set' && !releaseSet) return;
     response.end('ok');
   });
   api = await startTestApi();
@@ -109,13 +112,14 @@ async function startWorkerProcess(env: Record<string, string> = {}): Promise<Wor
 }
 
 /**
- * The worker holding the delivery job of `webhookId` (null while none does), or undefined once
+ * The worker holding the delivery set job of `webhookId` (null while none does), or undefined once
  * the job is gone. The public jobs view has no payload, so this reads graphile-worker's tables.
  */
 async function deliveryJobLock(webhookId: number): Promise<string | null | undefined> {
   const [job] = await api.sql<{ locked_by: string | null }[]>`
     select j.locked_by from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
-     where t.identifier = 'deliver_webhook' and j.payload->>'webhookId' = ${String(webhookId)}`;
+     where t.identifier = 'deliver_webhook'
+       and exists (select 1 from json_array_elements(j.payload) as i(item) where (i.item->>'webhookId')::bigint = ${webhookId})`;
   return job ? job.locked_by : undefined;
 }
 
@@ -219,4 +223,45 @@ it('a delivery in flight when its worker is SIGKILLed is delivered by another wo
   const jobIds = requestsTo('/crash').map((request) => JSON.parse(request.body.toString()).meta.jobId);
   expect(new Set(jobIds)).toEqual(new Set([`${eventId}-${webhookId}`]));
   expect(JSON.parse(again.body.toString()).meta.eventName).toBe('account.created');
+}, 180_000);
+
+it('a set in flight when its worker is SIGKILLed is delivered whole by another worker, and deliveries enqueued meanwhile too', async () => {
+  const webhookId = await webhook('prospect', '/crash-set');
+  // The set's events and the one written while it runs share a run of event ids, so the later
+  // delivery is enqueued with the running job's key (delivery-job.ts): that must not keep the
+  // running job from running again after the crash.
+  const lastEventId = async () => Number((await api.sql`select coalesce(max(id), 0) as id from events`)[0]!.id);
+  while ((await lastEventId()) % DELIVERY_SET_SIZE >= DELIVERY_SET_SIZE - 8) {
+    expect((await api.request('POST', '/api/v2/tasks', { body: { data: { type: 'task', attributes: { action: 'call' } } } })).status).toBe(201);
+  }
+  const create = async (name: string) => {
+    const created = await api.request('POST', '/api/v2/prospects', { body: { data: { type: 'prospect', attributes: { firstName: name } } } });
+    expect(created.status).toBe(201);
+    return eventIdOf('prospect', created.body.data.id);
+  };
+  const setEvents = [await create('One'), await create('Two'), await create('Three')];
+  const first = await startWorkerProcess(FAST_LIVENESS);
+  await until('the set to arrive at the receiver', () => (requestsTo('/crash-set').length >= 3 ? true : undefined), 30_000);
+  const later = await create('Four');
+  await first.stop('SIGKILL');
+  const killedAt = performance.now();
+  releaseSet = true;
+  await startWorkerProcess(FAST_LIVENESS);
+
+  const all = [...setEvents, later].sort((a, b) => a - b);
+  const attempts = await until(
+    'every delivery to be acknowledged',
+    async () => {
+      const rows = await api.sql<{ event_id: number; attempt: number; status: number | null }[]>`
+        select event_id, attempt, status from webhook_attempts where webhook_id = ${webhookId} order by event_id, attempt`;
+      const acknowledged = new Set(rows.filter((r) => r.status === 200).map((r) => Number(r.event_id)));
+      return all.every((id) => acknowledged.has(id)) ? rows : undefined;
+    },
+    RECOVERY_LIMIT_MS + 30_000,
+  );
+  // The killed worker's set is sent again after the crash; no attempt is recorded twice.
+  const again = requestsTo('/crash-set').filter((r) => r.at > killedAt);
+  expect(new Set(again.map(carriedEventId))).toEqual(new Set(all));
+  const numbers = attempts.map((a) => `${a.event_id}:${a.attempt}`);
+  expect(new Set(numbers).size).toBe(numbers.length);
 }, 180_000);

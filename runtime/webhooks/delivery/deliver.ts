@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { SecureContext } from 'node:tls';
-import { resolveDeliveryTarget, type HostResolver } from './resolve.js';
+import type { DeliveryConnections } from './connections.js';
+import { resolveDeliveryTarget, type DeliveryTarget, type HostResolver } from './resolve.js';
 import { RESPONSE_TIMEOUT_MS, sendWebhook, type SendOptions, type SendResult, type WebhookRequest } from './send.js';
 
 export interface WebhookDelivery {
@@ -24,6 +25,8 @@ export interface DeliveryOptions {
   readonly ca?: string | Buffer;
   /** `ca` built once into a TLS context (trustedContext); preferred when both are set. */
   readonly secureContext?: SecureContext;
+  /** Kept-alive connections per checked target, a worker's own (connections.ts); unset, one connection per delivery. */
+  readonly connections?: DeliveryConnections;
   /** Defaults to sendWebhook; tests wrap it to keep connections off the outside world. */
   readonly send?: (request: WebhookRequest, options: SendOptions) => Promise<SendResult>;
 }
@@ -67,11 +70,21 @@ export function deliveryHeaders(delivery: WebhookDelivery): Record<string, strin
  * waits without holding a worker's slot.
  */
 export async function attemptDelivery(delivery: WebhookDelivery, options: DeliveryOptions, number: number): Promise<DeliveryOutcome> {
+  return postDelivery(delivery, await checkDeliveryTarget(delivery.url, options), options, number);
+}
+
+/**
+ * The host check of attempts about to be made to `url`, made once for a set of them: a name
+ * that resolves elsewhere by the next set is checked again then.
+ */
+export function checkDeliveryTarget(url: URL, options: DeliveryOptions): Promise<DeliveryTarget> {
   // Refused before any DNS lookup; the resource layer already refuses such URLs.
-  if (delivery.url.protocol !== 'https:') {
-    throw new TypeError(`webhooks are delivered over HTTPS only, not to ${delivery.url.protocol}`);
-  }
-  const target = await resolveDeliveryTarget(delivery.url, options);
+  if (url.protocol !== 'https:') throw new TypeError(`webhooks are delivered over HTTPS only, not to ${url.protocol}`);
+  return resolveDeliveryTarget(url, options);
+}
+
+/** Attempt `number` of a delivery to the target its host check returned: one POST to the approved address. */
+export async function postDelivery(delivery: WebhookDelivery, target: DeliveryTarget, options: DeliveryOptions, number: number): Promise<DeliveryOutcome> {
   if (target.kind === 'private') return { kind: 'private', addresses: target.addresses, attempts: [] };
   if (target.kind === 'unresolvable') return { kind: 'unresolvable', error: target.error, attempts: [] };
   const send = options.send ?? sendWebhook;
@@ -79,9 +92,15 @@ export async function attemptDelivery(delivery: WebhookDelivery, options: Delive
   const result = await send(request, {
     timeoutMs: RESPONSE_TIMEOUT_MS,
     ...(options.secureContext ? { secureContext: options.secureContext } : { ca: options.ca }),
+    ...(options.connections && { connections: options.connections, trust: trustOf(options) }),
   });
   const attempts = [{ number, ...result }];
   return result.kind === 'response' ? { kind: 'acknowledged', status: result.status, attempts } : { kind: 'network-failure', attempts };
+}
+
+/** Which trust a pooled connection's certificate was checked with: part of what it may be reused for. */
+function trustOf(options: DeliveryOptions): string {
+  return options.secureContext ? 'configured context' : options.ca !== undefined ? 'configured ca' : 'bundled roots';
 }
 
 /** The attempt to schedule RETRY_DELAY_MS after attempt `number`, when SPEC.md's rule allows one. */

@@ -153,9 +153,9 @@ async function storedSince(org: Org, afterEventId: number, name: ReturnType<type
   const events = await sql<{ id: number; name: string; resource_type: string; resource_id: number; payload: any }[]>`
     select id, name, resource_type, resource_id, payload from events where org_id = ${org.orgId} and id > ${afterEventId} order by id`;
   const jobs = await sql<{ event_id: string; webhook_id: string }[]>`
-    select j.payload->>'eventId' as event_id, j.payload->>'webhookId' as webhook_id
-      from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
-     where t.identifier = 'deliver_webhook' and (j.payload->>'orgId')::bigint = ${org.orgId} and (j.payload->>'eventId')::bigint > ${afterEventId}`;
+    select i.item->>'eventId' as event_id, i.item->>'webhookId' as webhook_id
+      from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id, jsonb_array_elements(j.payload::jsonb) as i(item)
+     where t.identifier = 'deliver_webhook' and (i.item->>'orgId')::bigint = ${org.orgId} and (i.item->>'eventId')::bigint > ${afterEventId}`;
   const position = new Map(events.map((e, i) => [Number(e.id), i]));
   return {
     events: events.map((e) => ({

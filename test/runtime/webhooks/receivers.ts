@@ -24,14 +24,18 @@ export interface Receiver {
   readonly requests: ReceivedRequest[];
   /** TCP connections accepted, whether or not TLS succeeded on them. */
   connections(): number;
+  /** TLS handshakes completed: one per connection a client made and used. */
+  secureConnections(): number;
   close(): Promise<void>;
 }
 
 export type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
-export async function startReceiver(certificate: TestCertificate, handle: Handler): Promise<Receiver> {
+/** `at` picks the loopback address and port (127.0.0.1 and any free port unless given). */
+export async function startReceiver(certificate: TestCertificate, handle: Handler, at: { host?: string; port?: number } = {}): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   let connections = 0;
+  let secureConnections = 0;
   const server = createHttpsServer({ key: certificate.key, cert: certificate.cert }, (request, response) => {
     const received: ReceivedRequest = {
       at: performance.now(),
@@ -53,13 +57,15 @@ export async function startReceiver(certificate: TestCertificate, handle: Handle
   // reuse of one, and a reset first attempt would count as a failed delivery.
   server.keepAliveTimeout = 60_000;
   server.on('connection', () => connections++);
+  server.on('secureConnection', () => secureConnections++);
   // TLS failures are what some tests expect; they must not surface as server errors.
   server.on('tlsClientError', () => {});
-  const port = await listenOnLoopback(server);
+  const port = await listenOnLoopback(server, at.host, at.port);
   return {
     port,
     requests,
     connections: () => connections,
+    secureConnections: () => secureConnections,
     close: () => {
       server.closeAllConnections();
       return closeServer(server);
@@ -91,10 +97,11 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-function listenOnLoopback(server: Server): Promise<number> {
+function listenOnLoopback(server: Server, host = '127.0.0.1', port = 0): Promise<number> {
+  if (!host.startsWith('127.')) throw new Error(`${host} is not a loopback address`);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
   });
 }
 
