@@ -1,6 +1,6 @@
 /**
  * The steps the sequence automation has run: one row per sequence state and step, written in
- * the transaction that runs the step. A step job that runs twice (a worker killed after its
+ * the transaction that runs the step. A step runner that runs twice (a worker killed after its
  * commit, before graphile-worker heard of it) finds its row and does nothing: each step runs
  * exactly once. Tenant table like the resources (org_id in every key, row-level security).
  */
