@@ -40,7 +40,11 @@ interface Failure {
 
 /** Runs the set; how many steps ran (stale ones not counted). */
 export async function runSteps(effects: WriteEffects, claimed: readonly DueStep[], log: Logger): Promise<number> {
-  const toRun = await stepsToRun(effects, claimed);
+  const states = await effects.records.rows(
+    'sequenceState',
+    claimed.map((c) => c.stateId),
+  );
+  const toRun = await stepsToRun(effects, claimed, states);
   const failures: Failure[] = [];
   const autoEmails: StepToRun[] = [];
   const manual: StepToRun[] = [];
@@ -73,7 +77,8 @@ export async function runSteps(effects: WriteEffects, claimed: readonly DueStep[
   });
 
   await effects.write(failures.map((f) => effects.update('sequenceState', f.stateId, { state: 'failed', errorReason: f.reason })));
-  await moveOn(effects, moves);
+  // The claim locked the states, and nothing above changes them: moveOn need not read them again.
+  await moveOn(effects, moves, states);
   return toRun.length;
 }
 
@@ -81,12 +86,8 @@ export async function runSteps(effects: WriteEffects, claimed: readonly DueStep[
  * The claimed steps that run now: those whose state is still active on the step, claimed in
  * sequence_step_runs by this run, with their step and template.
  */
-async function stepsToRun(effects: WriteEffects, claimed: readonly DueStep[]): Promise<StepToRun[]> {
+async function stepsToRun(effects: WriteEffects, claimed: readonly DueStep[], states: ReadonlyMap<number, Row>): Promise<StepToRun[]> {
   const { records } = effects;
-  const states = await records.rows(
-    'sequenceState',
-    claimed.map((c) => c.stateId),
-  );
   const live = claimed.filter((c) => {
     const state = states.get(c.stateId);
     return state?.state === 'active' && Number(state.sequenceStep) === c.stepId;
