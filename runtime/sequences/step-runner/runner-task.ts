@@ -13,8 +13,6 @@ export interface StepRunnerDependencies {
   /** The one clock of the service: what is due, and when the next steps are, is by it. */
   readonly clock: () => Date;
   readonly log: Logger;
-  /** Steps claimed and run per transaction; SET_SIZE when unset. */
-  readonly setSize?: number;
 }
 
 /**
@@ -36,19 +34,18 @@ export const SET_SIZE = 500;
  *    a moment later.
  */
 export function stepRunnerTask(deps: StepRunnerDependencies): Task {
-  const setSize = deps.setSize ?? SET_SIZE;
   return async (payload) => {
     const job = payload as RunnerJobPayload;
     const now = deps.clock();
     const scheduled = new Date(job.dueAt);
     const horizon = scheduled > now ? scheduled : now;
     await orgScopedTransaction(deps.sql, job.orgId, async (tx) => {
-      if ((await dueCount(tx, job.orgId, horizon, setSize + 1)) > setSize) await wakeAnotherRunner(tx, job.orgId, horizon);
+      if ((await dueCount(tx, job.orgId, horizon, SET_SIZE + 1)) > SET_SIZE) await wakeAnotherRunner(tx, job.orgId, horizon);
     });
     await retryingOnConflict(() =>
       orgScopedTransaction(deps.sql, job.orgId, async (tx) => {
-        const claimed = await claimDueSteps(tx, job.orgId, horizon, setSize);
-        if (claimed.length < setSize && (await dueCount(tx, job.orgId, horizon, 1)) > 0) await wakeRunnerShortly(tx, job.orgId, horizon);
+        const claimed = await claimDueSteps(tx, job.orgId, horizon, SET_SIZE);
+        if (claimed.length < SET_SIZE && (await dueCount(tx, job.orgId, horizon, 1)) > 0) await wakeRunnerShortly(tx, job.orgId, horizon);
         if (claimed.length === 0) return;
         const effects = deps.writer.effects({ tx, orgId: job.orgId, actor: SERVICE_ACTOR });
         const ran = await runSteps(effects, claimed, deps.log);
