@@ -51,7 +51,16 @@ import {
   type ScenarioResult,
   type VariantRow,
 } from './report.js';
-import { bulkActionsTable, bulkActionsTargetLines, bulkUpsertTable, bulkUpsertTargetLine, importsTable, importsTargetLines, sequencesTable } from './report-writes.js';
+import {
+  bulkActionsTable,
+  bulkActionsTargetLines,
+  bulkUpsertTable,
+  bulkUpsertTargetLine,
+  importsTable,
+  importsTargetLines,
+  sequencesTable,
+  sequencesTargetLines,
+} from './report-writes.js';
 import { buildScenarios, type Scenario } from './scenarios.js';
 import { seedDatabase } from './seed.js';
 import { runWebhookBench } from './webhooks.js';
@@ -448,12 +457,13 @@ async function sequencesPart(state: RunState, database: BenchDatabase, cadenceSe
         `\n## Sequence steps\n\n${SEQUENCE_STATES} states enrolled by prospectsAddToSequence, their second \`auto_email\` step made due at one instant, timed from that instant until every one has run (sequence_step_runs); lateness = ran_at - due_at of each step\n`,
       );
       print(sequencesTable(result));
+      for (const line of sequencesTargetLines(result)) print(line);
     };
   } catch (error) {
     if (state.interrupted) throw error;
     const message = error instanceof Error ? error.message : String(error);
     print(`  sequences not measured: ${message}`);
-    return () => print(`\n## Sequence steps\n\nnot measured: ${message}`);
+    return () => print(`\n## Sequence steps\n\nnot measured: ${message}\n${sequencesTargetLines({ concurrency: '', run: undefined, errors: [message] }).join('\n')}`);
   } finally {
     await sql.end({ timeout: 5 });
   }

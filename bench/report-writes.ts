@@ -155,7 +155,11 @@ export function importsTargetLines(result: ImportsResult): string[] {
   ];
 }
 
-/** Sequence steps due at the same moment (issue #15): no fixed target, the figures are reported. */
+/** Sequence steps due at the same moment (issue #26): the p99 lateness and rate they must reach. */
+export const SEQUENCE_P99_TARGET_MS = 5_000;
+export const SEQUENCE_STEPS_PER_SECOND_TARGET = 2_000;
+
+/** Sequence steps due at the same moment (issue #15, #26). */
 export function sequencesTable(result: SequencesResult): string {
   const { run } = result;
   const rows: string[][] = [];
@@ -178,4 +182,17 @@ export function sequencesTable(result: SequencesResult): string {
   }
   for (const error of result.errors) rows.push(['not measured', error]);
   return table([`Sequence steps, one \`cadence worker\` (WORKER_CONCURRENCY=${result.concurrency})`, ''], rows);
+}
+
+export function sequencesTargetLines(result: SequencesResult): string[] {
+  const { run } = result;
+  const p99Label = `- sequence steps due at one instant, p99 lateness <= ${number(SEQUENCE_P99_TARGET_MS / 1000)} s`;
+  const rateLabel = `- sequence steps due at one instant >= ${number(SEQUENCE_STEPS_PER_SECOND_TARGET)} steps/s`;
+  if (!run) return [`${p99Label}: NOT MET (not measured)`, `${rateLabel}: NOT MET (not measured)`];
+  const complete = run.ran === run.states;
+  const incomplete = complete ? '' : `; ${number(run.ran)} of ${number(run.states)} ran`;
+  return [
+    `${p99Label}: ${verdict(run.lateness.p99Ms <= SEQUENCE_P99_TARGET_MS && complete, `${number(run.lateness.p99Ms / 1000, 2)} s${incomplete}`)}`,
+    `${rateLabel}: ${verdict(run.stepsPerSecond >= SEQUENCE_STEPS_PER_SECOND_TARGET && complete, `${number(run.stepsPerSecond)} steps/s${incomplete}`)}`,
+  ];
 }

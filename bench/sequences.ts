@@ -1,22 +1,24 @@
-// Sequence steps (issue #15): STATES sequence states whose step is due at the same moment, run by
-// one real `cadence worker` child (default concurrency), timed until every step has run; steps/s
-// and the lateness of each step against its run-at, from sequence_step_runs (ran_at - due_at,
-// both by the worker's clock, the real one here).
+// Sequence steps (issue #15, #26): STATES sequence states whose step is due at the same moment,
+// run by one real `cadence worker` child (default concurrency), timed until every step has run;
+// steps/s and the lateness of each step against its due time, from sequence_step_runs (ran_at -
+// due_at, both by the worker's clock, the real one here).
 //
 // How the states come to be due at once: the org's sequence has two `auto_email` steps, the
 // second one STEP_TWO_INTERVAL minutes after the first. The states are made the way a client
 // makes them, by prospectsAddToSequence over the org's prospects, and their first steps run on
-// the same worker as the chunks commit; each then has its second step pending, a keyed job with
-// a run-at spread over the enrolment. Those jobs' run_at, and the dueAt their payload carries
-// (which the step writes to sequence_step_runs.due_at), are then set to one instant a few
-// seconds ahead, as if the states had all been enrolled at the same moment. Nothing else of the
-// jobs changes: what runs at that instant is what would have run STEP_TWO_INTERVAL minutes
-// later, on an idle worker that finds them at its next poll (graphile-worker polls for jobs
-// whose run-at has come every 2 s; no notification announces them), as in production.
+// the same worker as the chunks commit; each then has its second step due, a row of
+// sequence_steps_due with a due time spread over the enrolment, and the step runner has a job
+// per instant. Those rows' due_at are then set to one instant a few seconds ahead, and the
+// runner's job for that instant is enqueued as scheduling would have (wakeRunnerAt), as if the
+// states had all been enrolled at the same moment; the jobs for the old instants are dropped.
+// What runs at that instant is what would have run STEP_TWO_INTERVAL minutes later, on an idle
+// worker that finds the job at its next poll (graphile-worker polls for jobs whose run-at has
+// come every 2 s; no notification announces them), as in production. The first steps' mailings
+// are being sent meanwhile (the local transport): due steps go ahead of sends (priority).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type postgres from 'postgres';
 import { createOrg, type CreatedOrg } from '../runtime/admin/index.js';
-import { SEQUENCE_STEP_TASK } from '../runtime/sequences/index.js';
+import { STEP_RUNNER_TASK, wakeRunnerAt } from '../runtime/sequences/index.js';
 import { fetchBatchState, type ApiClient } from './batches.js';
 import { cpuMilliseconds, sampleRss, startChildProcess, type ChildProcessHandle } from './processes.js';
 
@@ -192,18 +194,22 @@ async function enrolAll(
 }
 
 /**
- * The pending second-step jobs of the org: run_at, and the payload's dueAt, set to `dueAt`.
- * Returns how many were changed.
+ * The org's second steps, due at `dueAt`: their due rows moved to that instant and the step
+ * runner's job for it enqueued, the org's runner jobs for other instants dropped. Returns how
+ * many steps were moved.
  */
 async function dueAtOnce(sql: postgres.Sql, target: SequenceOrg, dueAt: Date): Promise<number> {
-  const changed = await sql`
-    update graphile_worker._private_jobs j
-       set run_at = ${dueAt.toISOString()}::timestamptz,
-           payload = jsonb_set(j.payload::jsonb, '{dueAt}', to_jsonb(${dueAt.toISOString()}::text))::json
-      from graphile_worker._private_tasks t
-     where t.id = j.task_id and t.identifier = ${SEQUENCE_STEP_TASK} and j.locked_at is null
-       and (j.payload->>'orgId')::bigint = ${target.org.orgId} and (j.payload->>'stepId')::bigint = ${target.steps[1]}`;
-  return changed.count;
+  const orgId = target.org.orgId;
+  return sql.begin(async (tx) => {
+    const moved = await tx`
+      update sequence_steps_due set due_at = ${dueAt.toISOString()}::timestamptz
+       where org_id = ${orgId} and sequence_step_id = ${target.steps[1]}`;
+    await tx`
+      delete from graphile_worker._private_jobs j using graphile_worker._private_tasks t
+       where t.id = j.task_id and t.identifier = ${STEP_RUNNER_TASK} and j.locked_at is null and (j.payload->>'orgId')::bigint = ${orgId}`;
+    await wakeRunnerAt(tx, orgId, [dueAt]);
+    return moved.count;
+  });
 }
 
 async function latenessOf(sql: postgres.Sql, target: SequenceOrg): Promise<Lateness & { distinctDueAt: number }> {
@@ -221,7 +227,7 @@ async function timeSteps(options: SequencesOptions, target: SequenceOrg, states:
   const enrolment = await enrolAll(options, target, states, worker);
   const dueAt = new Date(Date.now() + DUE_LEAD_MS);
   const changed = await dueAtOnce(sql, target, dueAt);
-  if (changed !== states) throw new Error(`${changed} second-step jobs were pending, not ${states}`);
+  if (changed !== states) throw new Error(`${changed} second steps were due, not ${states}`);
   const workerCpu = cpuMilliseconds(worker.pid);
   const rss = sampleRss(worker.pid);
   let done: { n: number; at: number };

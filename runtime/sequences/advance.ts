@@ -1,4 +1,5 @@
 import type { WriteEffects, WriteOperation } from '../engine/index.js';
+import type { Row } from '../engine/render.js';
 import { stepAfter, stepsOf } from './steps.js';
 
 /**
@@ -17,12 +18,18 @@ export interface Move {
   readonly kind: MoveKind;
 }
 
-export async function moveOn(effects: WriteEffects, moves: readonly Move[]): Promise<void> {
+/**
+ * `locked`: the states as the caller read them while holding their locks in this transaction
+ * (the step runner), so that they need not be read again; read here when absent.
+ */
+export async function moveOn(effects: WriteEffects, moves: readonly Move[], locked?: ReadonlyMap<number, Row>): Promise<void> {
   if (moves.length === 0) return;
-  const states = await effects.records.rows(
-    'sequenceState',
-    moves.map((m) => m.stateId),
-  );
+  const states =
+    locked ??
+    (await effects.records.rows(
+      'sequenceState',
+      moves.map((m) => m.stateId),
+    ));
   const steps = await stepsOf(
     effects.records,
     [...states.values()].map((s) => Number(s.sequence)),

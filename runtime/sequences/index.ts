@@ -4,13 +4,13 @@ import { afterSequenceWrites, afterStepWrites, afterTaskWrites, beforeProspectsD
 import { reviewEnrolments } from './enrolment.js';
 import { reviewSequenceSteps, reviewSequences, reviewSequenceTemplates, reviewTemplates } from './rules.js';
 import { scheduleStateSteps } from './scheduling.js';
-import { SEQUENCE_STEP_TASK } from './step-jobs.js';
-import { sequenceStepTask, type StepTaskDependencies } from './step-run.js';
+import { stepRunnerTasks, type StepRunnerDependencies } from './step-runner/index.js';
 
 /**
- * Sequences that run (SPEC.md "Sequence state", "Task"): enrolment rules, each step a
- * graphile-worker job with a run-at, tasks and mailings made by steps, states moving on as
- * tasks complete, and the rules of locked sequences and of deleting what states depend on.
+ * Sequences that run (SPEC.md "Sequence state", "Task"): enrolment rules, due steps run in sets
+ * by the step runner (step-runner/) when their time comes, tasks and mailings made by steps,
+ * states moving on as tasks complete, and the rules of locked sequences and of deleting what
+ * states depend on.
  * It is behaviour of the standard resources (review and afterWrite hooks of the record
  * writer), so every path that writes them, one request or a bulk action, follows it.
  */
@@ -31,8 +31,8 @@ export function withSequenceAutomation(behaviours: Behaviours): Behaviours {
   return combined;
 }
 
-export function sequenceTasks(deps: StepTaskDependencies): TaskList {
-  return { [SEQUENCE_STEP_TASK]: sequenceStepTask(deps) };
+export function sequenceTasks(deps: StepRunnerDependencies): TaskList {
+  return stepRunnerTasks(deps);
 }
 
-export { SEQUENCE_STEP_TASK } from './step-jobs.js';
+export { LEGACY_STEP_TASK, SET_SIZE, STEP_RUNNER_TASK, wakeRunnerAt } from './step-runner/index.js';

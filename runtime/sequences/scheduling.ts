@@ -1,14 +1,13 @@
 import type { WriteEffects, WrittenRecord } from '../engine/index.js';
-import { cancelSteps, scheduleSteps, type DueStep } from './step-jobs.js';
-import { ranSteps } from './step-runs.js';
+import { cancelSteps, includesStep, ranSteps, scheduleSteps, type DueStep } from './step-runner/index.js';
 import { dueAt } from './steps.js';
 
 /**
- * A sequence state's step job follows from its state alone, whoever changed it (enrolment, a
- * step completing, pause, resume, finish, a sequence deactivated): one place decides.
+ * A sequence state's due step (step-runner/) follows from its state alone, whoever changed it
+ * (enrolment, a step completing, pause, resume, finish, a sequence deactivated): one place decides.
  * - Active on a step it has not run (created; moved to the step; back to active): the step is
- *   scheduled from now, replacing any job pending for the state.
- * - No longer active (paused, finished, disabled, deleted): its pending job is removed.
+ *   scheduled from now, replacing any step due for the state.
+ * - No longer active (paused, finished, disabled, deleted): its due step is removed.
  * A state back to active on a step that already ran (its task is still open) waits for that
  * task: nothing is scheduled.
  */
@@ -20,6 +19,7 @@ export async function scheduleStateSteps(written: readonly WrittenRecord[], effe
   const stopping = written.filter((w) => w.kind === 'delete' || (w.changed.has('state') && w.previous?.state === 'active' && w.row.state !== 'active'));
   await cancelSteps(
     effects.tx,
+    effects.orgId,
     stopping.map((w) => Number(w.row.id)),
   );
   if (starting.length === 0) return;
@@ -38,7 +38,7 @@ export async function scheduleStateSteps(written: readonly WrittenRecord[], effe
   for (const w of starting) {
     const stepId = Number(w.row.sequenceStep);
     const step = steps.get(stepId);
-    if (!step || ran.has(`${Number(w.row.id)}:${stepId}`)) continue;
+    if (!step || includesStep(ran, { stateId: Number(w.row.id), stepId })) continue;
     due.push({ stateId: Number(w.row.id), stepId, dueAt: dueAt(sequences.get(Number(w.row.sequence))?.sequenceType, step, effects.now) });
   }
   await scheduleSteps(effects.tx, effects.orgId, due);

@@ -35,7 +35,7 @@ function expect422(response: { status: number; body: any }, pointer: string, det
 }
 
 describe('enrolment', () => {
-  it('starts active on the first step by order, with the prospect account and a scheduled step job', async () => {
+  it('starts active on the first step by order, with the prospect account and its step scheduled', async () => {
     const org = await freshOrg(api, 'Enrolment');
     const owner = await newUserId(api, org);
     const fixture = await sequenceWith(org, owner, 'interval', [
@@ -233,7 +233,7 @@ describe('locked sequences', () => {
 });
 
 describe('deactivating a sequence', () => {
-  it('holds its live states as disabled, with no step job, and activating resumes them', async () => {
+  it('holds its live states as disabled, with no step due, and activating resumes them', async () => {
     const org = await freshOrg(api, 'Deactivation');
     const owner = await newUserId(api, org);
     const fixture = await sequenceWith(org, owner, 'interval', [{ stepType: 'call', interval: 60 }]);

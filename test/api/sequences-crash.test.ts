@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SEQUENCE_STEP_TASK } from '../../runtime/sequences/index.js';
+import { SET_SIZE, STEP_RUNNER_TASK } from '../../runtime/sequences/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { freshOrg, newUserId, settled, startAction } from '../helpers/bulk-actions.js';
 import { everyPage, sequenceWith } from '../helpers/sequences.js';
@@ -7,15 +7,17 @@ import { until } from '../helpers/wait.js';
 import { WorkerProcesses, type WorkerProcess } from '../helpers/worker-processes.js';
 
 /**
- * Sequence steps run by real `cadence worker` processes (issue #15). Hundreds of states go
- * through a three-step sequence of automatic e-mails due at once; the worker running them is
- * SIGKILLed twice between steps, with some states moved on and others not. A step whose
- * transaction died with its worker runs again on the next worker, and one that committed is
- * not repeated: in the end every state is finished, with one mailing and one run per step and
- * the events of exactly one pass through the sequence, as a client sees them over HTTP.
+ * Sequence steps run by real `cadence worker` processes (issue #15, #26). Thousands of states go
+ * through a three-step sequence of automatic e-mails due at once, which the step runner claims
+ * and runs in sets (SET_SIZE per transaction); the worker running them is SIGKILLed twice in the
+ * middle of a set, with some states moved on and others not. A set whose transaction died with
+ * its worker is due again and runs on the next worker, and one that committed is not repeated:
+ * in the end every state is finished, with one mailing and one run per step and the events of
+ * exactly one pass through the sequence, as a client sees them over HTTP.
  */
 
-const STATES = 600;
+/** Four sets per step: when a third of the states have run a step, sets of it are still running. */
+const STATES = 4 * SET_SIZE;
 const STEPS = 3;
 
 let api: TestApi;
@@ -37,7 +39,7 @@ async function runsByStep(orgId: number): Promise<Map<number, number>> {
 }
 
 /**
- * Once `ready` says so of the runs so far, kills a worker that holds a step job; the victim, and
+ * Once `ready` says so of the runs so far, kills a worker that holds a step runner job; the victim, and
  * the runs of each step once it has exited (a transaction it had not committed never will be).
  */
 async function killBetweenSteps(
@@ -46,8 +48,8 @@ async function killBetweenSteps(
   ready: (runs: Map<number, number>) => boolean,
 ): Promise<{ victim: WorkerProcess; runs: Map<number, number> }> {
   const victim: WorkerProcess = await until(
-    `a worker holding a step job once ${what}`,
-    async () => (ready(await runsByStep(orgId)) ? workers.holding(api.sql, SEQUENCE_STEP_TASK) : undefined),
+    `a worker holding a step runner job once ${what}`,
+    async () => (ready(await runsByStep(orgId)) ? workers.holding(api.sql, STEP_RUNNER_TASK) : undefined),
     90_000,
   );
   await workers.kill(victim);

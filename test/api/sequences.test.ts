@@ -21,7 +21,8 @@ import { startReceiver, type Receiver } from '../runtime/webhooks/receivers.js';
 
 /**
  * Sequences that run (issue #15), in simulated time: the API and a real graphile-worker share
- * one clock that moves only when a test says; step jobs are real jobs with run-at times.
+ * one clock that moves only when a test says; due steps are rows, run by real runner jobs with
+ * run-at times.
  */
 
 const HOOK_HOST = 'hooks.example.test';
@@ -154,7 +155,7 @@ describe('bulk actions on the same paths', () => {
     expect([...(await pendingSteps(api)).keys()]).toEqual(expect.arrayContaining(states.map((s) => s.id)));
   });
 
-  it('prospectsPauseAll and prospectsFinishAll remove the step jobs of the states they stop', async () => {
+  it('prospectsPauseAll and prospectsFinishAll remove the due steps of the states they stop', async () => {
     const org = await freshOrg(api, 'Bulk pause and finish');
     const owner = await newUserId(api, org);
     const fixture = await sequenceWith(org, owner, 'interval', [{ stepType: 'call', interval: 60 }]);

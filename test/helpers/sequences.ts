@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { expect } from 'vitest';
 import { startWorker, type StartedWorker } from '../../runtime/worker.js';
-import { SEQUENCE_STEP_TASK } from '../../runtime/sequences/index.js';
+import { LEGACY_STEP_TASK, STEP_RUNNER_TASK } from '../../runtime/sequences/index.js';
 import type { DeliveryOptions } from '../../runtime/webhooks/delivery/index.js';
 import type { TestApi } from './api.js';
 import { create, type OrgClient } from './bulk-actions.js';
@@ -9,10 +9,10 @@ import { until } from './wait.js';
 
 /**
  * Sequences in simulated time (issue #15), for test/api/sequence*.test.ts. The API and the
- * worker share one SimulatedClock, which only moves when a test says. A step job's run-at is
- * its due time by that clock; PostgreSQL's own clock cannot be moved, so `advance` makes the
- * step jobs that are due by the simulated clock runnable now, which is what time passing
- * would do. Everything else is real: the jobs, the worker, the HTTP API.
+ * worker share one SimulatedClock, which only moves when a test says. A due step's row and its
+ * runner job's run-at are its due time by that clock; PostgreSQL's own clock cannot be moved, so
+ * `advance` makes the runner jobs that are due by the simulated clock runnable now, which is
+ * what time passing would do. Everything else is real: the jobs, the worker, the HTTP API.
  */
 export class SimulatedClock {
   private time: number;
@@ -30,15 +30,15 @@ export class SimulatedClock {
 
 export const MINUTE = 60_000;
 
-/** Moves the clock on by `ms` and lets the step jobs due by then run. */
+/** Moves the clock on by `ms` and lets the steps due by then run. */
 export async function advance(api: TestApi, clock: SimulatedClock, ms: number): Promise<void> {
   clock.set(new Date(clock.now().getTime() + ms));
   await releaseDueSteps(api, clock);
 }
 
-/** Makes the step jobs due by the simulated clock runnable now. */
+/** Makes the step runner's jobs due by the simulated clock runnable now. */
 export function releaseDueSteps(api: TestApi, clock: SimulatedClock): Promise<number> {
-  return releaseDueJobs(api, clock, SEQUENCE_STEP_TASK);
+  return releaseDueJobs(api, clock, STEP_RUNNER_TASK);
 }
 
 /** Makes the jobs of `task` due by the simulated clock (their run-at was set by it) runnable now. */
@@ -50,22 +50,20 @@ export async function releaseDueJobs(api: TestApi, clock: SimulatedClock, task: 
   return released.count;
 }
 
-/** Step jobs not yet run, by state id: their due times. */
+/** Steps due and not yet run (sequence_steps_due), by state id: their due times. */
 export async function pendingSteps(api: TestApi): Promise<Map<number, string[]>> {
-  const rows = await api.sql<{ state: string; run_at: Date }[]>`
-    select j.payload->>'stateId' as state, j.run_at from graphile_worker._private_jobs j
-      join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = ${SEQUENCE_STEP_TASK} order by j.run_at`;
+  const rows = await api.sql<{ state: string; due_at: Date }[]>`select sequence_state_id as state, due_at from sequence_steps_due order by due_at`;
   const pending = new Map<number, string[]>();
-  for (const r of rows) pending.set(Number(r.state), [...(pending.get(Number(r.state)) ?? []), r.run_at.toISOString()]);
+  for (const r of rows) pending.set(Number(r.state), [...(pending.get(Number(r.state)) ?? []), r.due_at.toISOString()]);
   return pending;
 }
 
-/** Until no step job is left to run or running (the worker is done with what is due). */
+/** Until no step runner job is left to run or running (the worker is done with what is due). */
 export async function stepsSettled(api: TestApi): Promise<void> {
-  await until('due step jobs to have run', async () => {
+  await until('due step runners to have run', async () => {
     const [row] = await api.sql<{ n: number }[]>`
       select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
-       where t.identifier = ${SEQUENCE_STEP_TASK} and (j.run_at <= now() or j.locked_at is not null) and j.attempts < j.max_attempts`;
+       where t.identifier in (${STEP_RUNNER_TASK}, ${LEGACY_STEP_TASK}) and (j.run_at <= now() or j.locked_at is not null) and j.attempts < j.max_attempts`;
     return row!.n === 0 ? true : undefined;
   });
 }
