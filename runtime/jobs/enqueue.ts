@@ -43,7 +43,7 @@ export interface JobSpec extends JobOptions {
  * Enqueues many jobs with one statement (graphile_worker.add_jobs through the SECURITY DEFINER
  * wrapper of migrations 0014, 0020 and 0028), in the caller's transaction. Set writes use it for their
  * webhook deliveries and follow-up jobs; an empty list costs nothing. Jobs that preserve their
- * run-at go through the wrapper of migration 0031, with a statement of their own.
+ * run-at go through the wrapper of migration 0029_tracking_hits, with a statement of their own.
  */
 export async function enqueueJobs(tx: Transaction, jobs: readonly JobSpec[]): Promise<void> {
   const preserving = jobs.filter((j) => j.preserveRunAt === true);

@@ -29,7 +29,7 @@ export function foldJob(orgId: number, runAt?: Date): JobSpec {
 }
 
 /**
- * Appends `hits` with one statement (cadence_system.append_tracking_hits, migration 0031: it
+ * Appends `hits` with one statement (cadence_system.append_tracking_hits, migration 0029_tracking_hits: it
  * sets each org for row-level security as it inserts that org's rows) and enqueues each org's
  * fold job, FOLD_DELAY_MS ahead by the database's clock, in the same transaction. The
  * transaction runs as the API role, like every API transaction. Hits of orgs that do not exist
