@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { descriptors } from '../../../generated/routes/index.js';
 import { createOrg } from '../../../runtime/admin/index.js';
 import { connectDatabase } from '../../../runtime/db/client.js';
-import { referencesIndex, SERVICE_ACTOR, type RecordWriter } from '../../../runtime/engine/index.js';
+import {
+  createCatalog,
+  createRecordWriter,
+  referencesIndex,
+  SERVICE_ACTOR,
+  type RecordWriter,
+  type ResourceBehaviour,
+  type WrittenRecord,
+} from '../../../runtime/engine/index.js';
 import { standardRecordWriter } from '../../../runtime/resources/record-writer.js';
 import { orgScopedTransaction } from '../../../runtime/tenancy/index.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
@@ -83,4 +91,49 @@ describe('deleting records others refer to', () => {
     expect(sent.length - fewSent.length).toBeGreaterThan(0);
     expect(sent.length - fewSent.length).toBeLessThanOrEqual(2 * 8);
   }, 120_000);
+
+  it("runs the referring records' hooks as for any update, and clears without an event a record its resource refuses to change", async () => {
+    const seen: WrittenRecord[] = [];
+    const prospectBehaviour: ResourceBehaviour = {
+      // Prospects named Keep refuse to lose their account: the delete goes ahead all the same.
+      async check(next, previous) {
+        return previous?.firstName === 'Keep' && next.account === null ? [{ pointer: '/data/relationships/account', detail: 'keeps its account' }] : [];
+      },
+      async afterWrite(written) {
+        seen.push(...written);
+      },
+    };
+    const hooked = createRecordWriter({
+      catalog: createCatalog(descriptors),
+      behaviours: new Map([['prospect', prospectBehaviour]]),
+      clock: () => new Date(),
+      eventSink: async () => {},
+      referencesTo: referencesIndex(descriptors.values()),
+    });
+    const { orgId } = await createOrg(sql, { name: 'Hooks' });
+    const [account] = await sql<{ id: number }[]>`insert into accounts (org_id, name) values (${orgId}, 'Gone') returning id`;
+    const prospects = await sql<{ id: number; first_name: string }[]>`
+      insert into prospects (org_id, first_name, account_id) values (${orgId}, 'Clear', ${account!.id}), (${orgId}, 'Keep', ${account!.id}) returning id, first_name`;
+    const [outcome] = await orgScopedTransaction(sql, orgId, (tx) =>
+      hooked.write({ tx, orgId, actor: SERVICE_ACTOR }, [{ kind: 'delete', type: 'account', id: account!.id }]),
+    );
+    expect(outcome!.status).toBe('written');
+
+    const cleared = prospects.find((p) => p.first_name === 'Clear')!.id;
+    expect(seen.map((w) => [w.kind, Number(w.row.id), w.previous?.account, w.row.account, [...w.changed]])).toEqual([
+      ['update', cleared, account!.id, null, ['account']],
+    ]);
+    const stored = await sql<{ first_name: string; account_id: number | null }[]>`select first_name, account_id from prospects where org_id = ${orgId} order by id`;
+    expect(stored).toEqual([
+      { first_name: 'Clear', account_id: null },
+      { first_name: 'Keep', account_id: null },
+    ]);
+    const events = await sql<
+      { name: string; resource_id: number }[]
+    >`select name, resource_id from events where org_id = ${orgId} and resource_type in ('account', 'prospect') order by id`;
+    expect(events).toEqual([
+      { name: 'prospect_updated', resource_id: cleared },
+      { name: 'account_destroyed', resource_id: account!.id },
+    ]);
+  });
 });
