@@ -11,13 +11,13 @@ import {
   type ResourceHandlers,
   type ResourceModule,
 } from '../engine/index.js';
-import type { Reference } from '../engine/records.js';
 import { mountRoutes, resourceRoutes } from '../engine/routes.js';
 import { resourceNotFound } from '../jsonapi/index.js';
 import type { Transaction } from '../tenancy/index.js';
 import type { Definition } from './definition.js';
 import { definitionOf } from './definitions.js';
-import { CUSTOM_OBJECT_OPERATIONS, CUSTOM_OBJECT_TABLE, customObjectDescriptor } from './descriptor.js';
+import { CUSTOM_OBJECT_OPERATIONS, CUSTOM_OBJECT_TABLE } from './descriptor.js';
+import { orgDescriptors, withoutDanglingInverses } from './org-descriptors.js';
 import { compileValidators } from './validators.js';
 
 /** One org's custom objects as the engine serves them, built from its definitions. */
@@ -65,11 +65,8 @@ export class CustomObjectRegistry {
   }
 
   private build(given: readonly Definition[], signature: string): OrgCustomObjects {
-    let definitions = given;
-    const displayFields = new Map(definitions.map((d) => [d.name, d.displayField]));
-    definitions = withoutDanglingInverses(definitions);
-    const descriptors = new Map(this.standardDescriptors);
-    for (const definition of definitions) descriptors.set(definition.name, customObjectDescriptor(definition, displayFields));
+    const definitions = withoutDanglingInverses(given);
+    const descriptors = orgDescriptors(this.standardDescriptors, definitions);
     const engine = createResourceEngine({ ...this.engineOptions, descriptors });
     const modules = new Map(definitions.map((d) => [d.name, { descriptor: descriptors.get(d.name)!, ...compileValidators(d) }] as const));
     const handlers = new Map([...modules].map(([name, module]) => [name, engine.bind(module)] as const));
@@ -96,34 +93,6 @@ export class CustomObjectRegistry {
 export function mountCustomObjectRoutes(api: Hono<ApiEnv>, registry: CustomObjectRegistry): void {
   const routes = resourceRoutes({ operations: CUSTOM_OBJECT_OPERATIONS, actions: false, collectionActions: false, relationships: true }, '/customObjects/:name');
   mountRoutes(api, routes, (name) => registry.handler(name));
-}
-
-/**
- * Drops to-many relationships whose inverse to-one was since removed from the target, so a
- * later change to one object never leaves another unservable.
- */
-function withoutDanglingInverses(definitions: readonly Definition[]): Definition[] {
-  const byName = new Map(definitions.map((d) => [d.name, d]));
-  return definitions.map((d) => ({
-    ...d,
-    relationships: d.relationships.filter(
-      (r) => 'slot' in r || byName.get(r.target)?.relationships.some((back) => back.name === r.inverse && 'slot' in back && back.target === d.name),
-    ),
-  }));
-}
-
-/**
- * Custom-object relationships pointing at `type`, as references to clear when a record of
- * `type` is deleted (custom records carry no foreign keys: their targets vary).
- */
-export async function customObjectReferences(tx: Transaction, orgId: number, type: string): Promise<Reference[]> {
-  const rows = await tx<{ id: number; relationships: Definition['relationships'] }[]>`
-    select id, relationships from custom_object_definitions where org_id = ${orgId}`;
-  return rows.flatMap((row) =>
-    row.relationships
-      .flatMap((r) => (r.target === type && 'slot' in r ? [r] : []))
-      .map((r) => ({ table: CUSTOM_OBJECT_TABLE, column: r.slot, touchesUpdatedAt: true, partition: { column: 'definition_id', value: Number(row.id) } })),
-  );
 }
 
 /** Whether the org has a custom object `type` with a record `id` (a favorite's target, say). */

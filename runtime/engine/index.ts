@@ -28,7 +28,7 @@ export type {
 } from './behaviour.js';
 export { SERVICE_ACTOR } from './behaviour.js';
 export type { ResourceHandlers } from './handlers.js';
-export type { DynamicRecords, DynamicReferences, Reference, ResourceCatalog } from './records.js';
+export type { DynamicRecords, DynamicReferences, DynamicReferenceSet, Reference, ResourceCatalog } from './records.js';
 export type * from './write-operations.js';
 export { createRecordWriter, actionOperation, type RecordWriterOptions } from './record-writer/index.js';
 export type { EventSink, RecordedEvent } from './event-log.js';
@@ -61,11 +61,10 @@ export function referencesIndex(descriptors: Iterable<ResourceDescriptor>): (typ
 function referencesByType(descriptors: Iterable<ResourceDescriptor>): Map<string, Reference[]> {
   const index = new Map<string, Reference[]>();
   for (const d of descriptors) {
-    const touchesUpdatedAt = d.attributes.some((a) => a.name === 'updatedAt');
     for (const rel of d.relationships) {
       if (rel.kind !== 'toOne') continue;
       const list = index.get(rel.target) ?? [];
-      list.push({ table: d.table, column: rel.column, touchesUpdatedAt });
+      list.push({ descriptor: d, relationship: rel });
       index.set(rel.target, list);
     }
   }

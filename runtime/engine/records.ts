@@ -1,6 +1,6 @@
 import type { Transaction } from '../tenancy/index.js';
 import type { RecordPresence } from './behaviour.js';
-import type { ResourceDescriptor } from '../model/descriptor.js';
+import type { ResourceDescriptor, ToOneDescriptor } from '../model/descriptor.js';
 import type { Row } from './render.js';
 import type { ResourceStatements } from './statements.js';
 
@@ -10,8 +10,17 @@ import type { ResourceStatements } from './statements.js';
  * Writes go through the record writer (record-writer/).
  */
 
-/** Finds references no schema declares (custom objects' relationships), inside the transaction. */
-export type DynamicReferences = (tx: Transaction, orgId: number, type: string) => Promise<readonly Reference[]>;
+/**
+ * Finds references no schema declares (custom objects' relationships), inside the transaction,
+ * with the catalog their resources resolve in; undefined when there are none.
+ */
+export type DynamicReferences = (tx: Transaction, orgId: number, type: string) => Promise<DynamicReferenceSet | undefined>;
+
+/** References to a type that the org's own resources make, and the catalog that has those resources. */
+export interface DynamicReferenceSet {
+  readonly references: readonly Reference[];
+  readonly catalog: ResourceCatalog;
+}
 
 /** Whether a record of a type no descriptor declares (a custom object) exists, inside the transaction. */
 export type DynamicRecords = (tx: Transaction, orgId: number, type: string, id: number) => Promise<RecordPresence>;
@@ -22,13 +31,14 @@ export interface ResourceCatalog {
   entry(type: string): { readonly descriptor: ResourceDescriptor; readonly statements: ResourceStatements };
 }
 
-/** A table.column that points at a resource type, nulled when its target is deleted. */
+/**
+ * A to-one relationship of a resource that points at a type: when records of the type are
+ * deleted, the records referring to them are updated to point at nothing (record-writer/references.ts).
+ */
 export interface Reference {
-  readonly table: string;
-  readonly column: string;
-  readonly touchesUpdatedAt: boolean;
-  /** For a shared table: the predicate selecting the referring resource's rows. */
-  readonly partition?: { readonly column: string; readonly value: number };
+  /** The referring resource. */
+  readonly descriptor: ResourceDescriptor;
+  readonly relationship: ToOneDescriptor;
 }
 
 /** Reads one record of the org, or undefined. */

@@ -97,33 +97,45 @@ export async function updateRows(
   return new Map(updated.map((row) => [Number(row.id), row]));
 }
 
-/**
- * Clears every relationship that points at the records about to be deleted, one statement
- * per referring column (the foreign keys carry org_id, so ON DELETE SET NULL would null org_id
- * too), then deletes them. Returns their last values by id.
- */
-export async function deleteRows(
-  tx: Transaction,
-  descriptor: ResourceDescriptor,
-  orgId: number,
-  ids: readonly number[],
-  references: readonly Reference[],
-): Promise<Map<number, Row>> {
-  for (const ref of references) {
-    const touch = ref.touchesUpdatedAt ? `, "updated_at" = now()` : '';
-    const partition = ref.partition ? ` and ${quoteIdent(ref.partition.column)} = ${Number(ref.partition.value)}` : '';
-    await tx.unsafe(
-      `update ${quoteIdent(ref.table)} set ${quoteIdent(ref.column)} = null${touch} where "org_id" = $1 and ${quoteIdent(ref.column)} = any($2::bigint[])${partition}`,
-      [orgId, ids] as never[],
-      { prepare: true },
-    );
-  }
+/** Deletes the org's records among `ids` with one statement. Returns their last values by id. */
+export async function deleteRows(tx: Transaction, descriptor: ResourceDescriptor, orgId: number, ids: readonly number[]): Promise<Map<number, Row>> {
   const deleted = await tx.unsafe<Row[]>(
     `delete from ${quoteIdent(descriptor.table)} where "org_id" = $1 and "id" = any($2::bigint[])${partitionPredicate(descriptor)} returning ${selectList(descriptor)}`,
     [orgId, ids] as never[],
     { prepare: true },
   );
   return new Map(deleted.map((row) => [Number(row.id), row]));
+}
+
+/** The ids of the org's records whose `reference` points at one of `targets`, in id order: one statement. */
+export async function referringIds(tx: Transaction, reference: Reference, orgId: number, targets: readonly number[]): Promise<number[]> {
+  const { descriptor, relationship } = reference;
+  const rows = await tx.unsafe<{ id: number }[]>(
+    `select "id" from ${quoteIdent(descriptor.table)}
+      where "org_id" = $1 and ${quoteIdent(relationship.column)} = any($2::bigint[])${partitionPredicate(descriptor)} order by "id"`,
+    [orgId, targets] as never[],
+    { prepare: true },
+  );
+  return rows.map((row) => Number(row.id));
+}
+
+/**
+ * Points `reference` of the records among `ids` that still point at one of `targets` at
+ * nothing, with no event: only for records the writer refused to update that way, so that the
+ * delete of their targets is not blocked (the foreign keys carry org_id, so ON DELETE SET NULL
+ * would null org_id too).
+ */
+export async function clearReference(tx: Transaction, reference: Reference, orgId: number, ids: readonly number[], targets: readonly number[]): Promise<void> {
+  const { descriptor, relationship } = reference;
+  const table = quoteIdent(descriptor.table);
+  const column = quoteIdent(relationship.column);
+  const touch = descriptor.attributes.some((a) => a.name === 'updatedAt') ? `, "updated_at" = now()` : '';
+  await tx.unsafe(
+    `update ${table} set ${column} = null${touch}
+      where "org_id" = $1 and "id" = any($2::bigint[]) and ${column} = any($3::bigint[])${partitionPredicate(descriptor)}`,
+    [orgId, ids, targets] as never[],
+    { prepare: true },
+  );
 }
 
 /**

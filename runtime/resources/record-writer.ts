@@ -1,5 +1,6 @@
 import { descriptors } from '../../generated/routes/index.js';
-import { customObjectRecordPresence, customObjectReferences } from '../custom-objects/registry.js';
+import { customObjectRecordPresence } from '../custom-objects/registry.js';
+import { customObjectReferences } from '../custom-objects/references.js';
 import { createCatalog, createRecordWriter, referencesIndex, type RecordWriter } from '../engine/index.js';
 import { webhookDeliveries } from '../webhooks/matching.js';
 import { standardBehaviours } from './index.js';
@@ -16,7 +17,7 @@ export function standardRecordWriter(clock: () => Date): RecordWriter {
     clock,
     eventSink: webhookDeliveries,
     referencesTo: referencesIndex(descriptors.values()),
-    dynamicReferences: customObjectReferences,
+    dynamicReferences: customObjectReferences(descriptors),
     dynamicRecords: customObjectRecordPresence,
   });
 }

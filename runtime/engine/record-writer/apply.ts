@@ -10,6 +10,7 @@ import { columnValuesOf, type ColumnValue } from '../record-rules.js';
 import type { Row } from '../render.js';
 import { deleteRows, insertRows, updateRows } from '../set-statements.js';
 import type { WriteOutcome } from '../write-operations.js';
+import { clearReferencesTo } from './references.js';
 import type { Prepared, SetWrite } from './set-write.js';
 
 /** Rows as stored, by operation index. */
@@ -84,13 +85,17 @@ async function updateAll(set: SetWrite, descriptor: ResourceDescriptor, accepted
   }
 }
 
-/** Deletes the deleted records with one statement, clearing the references to them. */
+/**
+ * Deletes the deleted records with one statement, once the records referring to them are
+ * updated to refer to nothing (through this writer, so each gets its event). Both happen here,
+ * under the set's savepoint, so a delete PostgreSQL refuses leaves its references as they were.
+ */
 async function deleteAll(set: SetWrite, descriptor: ResourceDescriptor, accepted: readonly Prepared[], rows: RowsByIndex): Promise<void> {
   const deletes = accepted.filter((p) => p.op.kind === 'delete');
   if (deletes.length === 0) return;
   const ids = deletes.map((p) => Number(p.current!.id));
-  const references = [...set.options.referencesTo(descriptor.type), ...((await set.options.dynamicReferences?.(set.tx, set.orgId, descriptor.type)) ?? [])];
-  const deleted = await deleteRows(set.tx, descriptor, set.orgId, ids, references);
+  await clearReferencesTo(set, descriptor, ids);
+  const deleted = await deleteRows(set.tx, descriptor, set.orgId, ids);
   deletes.forEach((p, i) => rows.set(p.index, deleted.get(ids[i]!)!));
 }
 

@@ -9,7 +9,7 @@ import { recordReader } from './record-reader.js';
 import { innerScope, type SetWrite } from './set-write.js';
 
 /** How many records `writeInChunks` writes per set: a bulk job's chunk. */
-const EFFECT_CHUNK = 1000;
+export const EFFECT_CHUNK = 1000;
 
 /** What `afterWrite` hooks may do, within the set's transaction and through the same writer. */
 export function writeEffects(set: SetWrite): WriteEffects {

@@ -8,7 +8,8 @@
  *
  * The steps, in order: waves.ts splits a set so each record appears once per wave; group.ts
  * writes one resource type's records of a wave through prepare.ts, review.ts, apply.ts and
- * outcomes.ts; hooks.ts runs the behaviours' hooks, which get effects.ts and record-reader.ts.
+ * outcomes.ts; apply.ts has references.ts update the records referring to deleted ones first;
+ * hooks.ts runs the behaviours' hooks, which get effects.ts and record-reader.ts.
  */
 import type { RecordWriter, WriteOutcome } from '../write-operations.js';
 import { writeEffects } from './effects.js';

@@ -17,9 +17,9 @@ export interface RecordWriterOptions {
   readonly clock: () => Date;
   /** Told of deliverable events in the write's transaction (webhook deliveries). */
   readonly eventSink: EventSink;
-  /** Columns of standard resources that point at a type, cleared when its records are deleted. */
+  /** The standard resources' to-one relationships to a type: cleared, with events, when its records are deleted. */
   readonly referencesTo: (type: string) => readonly Reference[];
-  /** References no schema declares (custom objects' relationships), cleared on delete too. */
+  /** References no schema declares (custom objects' relationships), cleared the same way. */
   readonly dynamicReferences?: DynamicReferences;
   /** Records of types no catalog declares (custom objects), for behaviours' checks. */
   readonly dynamicRecords?: DynamicRecords;
