@@ -22,6 +22,7 @@ import {
   type HtmlTransform,
   type MailServerRule,
   type RetryPolicy,
+  SmtpPools,
   type TransportFactory,
 } from './mail/index.js';
 import { standardBehaviours } from './resources/index.js';
@@ -62,6 +63,8 @@ export interface WorkerDependencies {
   readonly mail?: MailWorkerOptions;
   /** Where compliance tasks fail on purpose (tests' fault injection); none when unset. */
   readonly complianceFaults?: ComplianceFaults;
+  /** The worker's pooled SMTP connections, which it closes when it stops; unset, a connection per message. */
+  readonly smtpPools?: SmtpPools;
 }
 
 /** How a worker sends mail (runtime/mail): from configuration (mailOptions), and injectable for tests. */
@@ -114,6 +117,7 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
       clock,
       log: deps.log,
       transports: deps.mail?.transports ?? defaultTransports({ sql: deps.sql, clock, smtpUrl: deps.mail?.smtpUrl, mailServers }),
+      ...(deps.smtpPools && { pools: deps.smtpPools }),
       ...(deps.mail?.transforms && { transforms: deps.mail.transforms }),
       ...(deps.mail?.headers && { headers: deps.mail.headers }),
       ...(deps.mail?.retry && { retry: deps.mail.retry }),
@@ -206,6 +210,8 @@ export async function startWorker(
   const log = options.log.child({ component: 'worker' });
   const sql = connectDatabase(options.databaseUrl, { max: Math.max(2, options.concurrency) });
   const mail = await withTracking(sql, options.mail);
+  // Connections to mail servers, kept for the next set while the worker runs.
+  const smtpPools = new SmtpPools();
   // The runner's one pool is created, and its id known, before run() returns.
   const events: WorkerEvents = new EventEmitter();
   const poolIds: string[] = [];
@@ -223,6 +229,7 @@ export async function startWorker(
       ...(options.imapConnect && { imapConnect: options.imapConnect }),
       ...(options.complianceFaults && { complianceFaults: options.complianceFaults }),
       mail,
+      smtpPools,
     }),
     crontab: CRONTAB,
     forbiddenFlags: share.forbiddenFlags,
@@ -244,6 +251,7 @@ export async function startWorker(
       try {
         await runner.stop();
       } finally {
+        smtpPools.close();
         try {
           await liveness.stop();
         } finally {
