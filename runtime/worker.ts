@@ -80,6 +80,8 @@ export interface MailWorkerOptions {
   /** Headers every mailing gets from its context; tracking's List-Unsubscribe when `transforms` is unset. */
   readonly headers?: readonly HeaderSource[];
   readonly retry?: RetryPolicy;
+  /** Sends claimed per set (runtime/mail/sending/set-sender.ts's SET_SIZE when unset); tests make it small to have several sets in flight. */
+  readonly setSize?: number;
   /** MAIL_FROM, as written there. */
   readonly mailFrom?: string;
   /** Base of invitation links. */
@@ -121,6 +123,7 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
       ...(deps.mail?.transforms && { transforms: deps.mail.transforms }),
       ...(deps.mail?.headers && { headers: deps.mail.headers }),
       ...(deps.mail?.retry && { retry: deps.mail.retry }),
+      ...(deps.mail?.setSize && { setSize: deps.mail.setSize }),
       mailFrom: parseAddress(deps.mail?.mailFrom ?? 'Cadence <cadence@localhost>'),
       publicBaseUrl: deps.mail?.publicBaseUrl ?? DEFAULT_PUBLIC_BASE_URL,
     }),

@@ -92,6 +92,8 @@ export interface MailDependencies {
   /** Headers every mailing's message gets from its context (List-Unsubscribe); none by default. */
   readonly headers?: readonly HeaderSource[];
   readonly retry?: RetryPolicy;
+  /** Sends claimed per set; SET_SIZE when unset. */
+  readonly setSize?: number;
   /** MAIL_FROM: who invitations are from. */
   readonly mailFrom: Address;
   /** Base of the invitation links. */

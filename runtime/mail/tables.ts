@@ -60,8 +60,12 @@ export const mailingSends = pgTable(
   (t) => [
     primaryKey({ name: 'mailing_sends_pkey', columns: [t.orgId, t.mailingId] }),
     // The sends waiting, by when they are due; and the ones being delivered, by who claimed them.
-    index('mailing_sends_due_at_idx').on(t.orgId, t.dueAt, t.mailingId).where(sql`claimed_by is null`),
-    index('mailing_sends_claimed_by_idx').on(t.orgId, t.claimedBy).where(sql`claimed_by is not null`),
+    index('mailing_sends_due_at_idx')
+      .on(t.orgId, t.dueAt, t.mailingId)
+      .where(sql`claimed_by is null`),
+    index('mailing_sends_claimed_by_idx')
+      .on(t.orgId, t.claimedBy)
+      .where(sql`claimed_by is not null`),
     foreignKey({ name: 'mailing_sends_mailing_fk', columns: [t.orgId, t.mailingId], foreignColumns: [mailings.orgId, mailings.id] }).onDelete('cascade'),
   ],
 );

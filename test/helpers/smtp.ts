@@ -32,15 +32,15 @@ export interface TestSmtpServer {
   readonly connections: number;
   /** Connections open now. */
   readonly openConnections: number;
-  /** What the next messages get; 'accept' by default. */
-  answer: (message: ReceivedMessage) => SmtpAnswer;
+  /** What the next messages get; 'accept' by default. A promise holds the answer until it settles (a server that is slow to answer). */
+  answer: (message: ReceivedMessage) => SmtpAnswer | Promise<SmtpAnswer>;
   close(): Promise<void>;
 }
 
 export async function startSmtpServer(options: { username?: string; password?: string; banner?: string } = {}): Promise<TestSmtpServer> {
   const received: ReceivedMessage[] = [];
   const logins: string[] = [];
-  const state: { answer: (message: ReceivedMessage) => SmtpAnswer } = { answer: () => 'accept' };
+  const state: { answer: (message: ReceivedMessage) => SmtpAnswer | Promise<SmtpAnswer> } = { answer: () => 'accept' };
   const address = (a: SMTPServerAddress | false) => (a ? a.address : '');
   let connections = 0;
   let open = 0;
@@ -62,12 +62,13 @@ export async function startSmtpServer(options: { username?: string; password?: s
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const message = { from: address(session.envelope.mailFrom), to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') };
-        const answer = state.answer(message);
-        if (answer === 'accept') {
-          received.push(message);
-          return callback(null, 'OK: queued as test');
-        }
-        return callback(Object.assign(new Error(answer.message), { responseCode: answer.code }));
+        void Promise.resolve(state.answer(message)).then((answer) => {
+          if (answer === 'accept') {
+            received.push(message);
+            return callback(null, 'OK: queued as test');
+          }
+          return callback(Object.assign(new Error(answer.message), { responseCode: answer.code }));
+        });
       });
     },
   });

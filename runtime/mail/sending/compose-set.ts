@@ -43,12 +43,23 @@ function nameOf(row: Row | undefined): string | undefined {
   return typeof row?.name === 'string' && row.name !== '' ? row.name : undefined;
 }
 
-export async function composeSet(effects: WriteEffects, set: readonly MailingToSend[], transforms: readonly HtmlTransform[], headers: readonly HeaderSource[]): Promise<ComposedSet> {
+export async function composeSet(
+  effects: WriteEffects,
+  set: readonly MailingToSend[],
+  transforms: readonly HtmlTransform[],
+  headers: readonly HeaderSource[],
+): Promise<ComposedSet> {
   const mailings = set.map((s) => s.mailing);
   const prospects = await effects.records.rows('prospect', idsOf(mailings, 'prospect'));
   const [accounts, senders, templates] = await Promise.all([
     effects.records.rows('account', idsOf(prospects.values(), 'account')),
-    effects.records.rows('user', idsOf(set.map((s) => s.mailbox), 'user')),
+    effects.records.rows(
+      'user',
+      idsOf(
+        set.map((s) => s.mailbox),
+        'user',
+      ),
+    ),
     // Only where the mailing lacks a subject or body of its own: a sequence step's mailing.
     effects.records.rows(
       'template',

@@ -30,9 +30,7 @@ async function rescheduleSends(written: readonly WrittenRecord[], effects: Write
       w.kind !== 'delete' && w.row.state === 'scheduled' && (w.kind === 'create' || w.changed.has('state') || w.changed.has('scheduledAt') || w.changed.has('retryAt')),
   );
   const sending = (state: unknown) => state === 'scheduled' || state === 'delivering';
-  const stopping = written.filter((w) =>
-    w.kind === 'delete' ? sending(w.row.state) : w.changed.has('state') && sending(w.previous?.state) && !sending(w.row.state),
-  );
+  const stopping = written.filter((w) => (w.kind === 'delete' ? sending(w.row.state) : w.changed.has('state') && sending(w.previous?.state) && !sending(w.row.state)));
   await unscheduleSends(
     effects.tx,
     effects.orgId,

@@ -86,9 +86,13 @@ async function claimAbandoned(tx: Transaction, orgId: number, jobId: number, lim
 async function runningJobs(tx: Transaction, orgId: number, jobIds: readonly number[]): Promise<Set<number>> {
   if (jobIds.length === 0) return new Set();
   await leaveOrg(tx);
-  const rows = await tx.unsafe<{ id: string }[]>(`select id from graphile_worker._private_jobs where id = any($1::bigint[]) and locked_at is not null`, [jobIds] as never[], {
-    prepare: true,
-  });
+  const rows = await tx.unsafe<{ id: string }[]>(
+    `select id from graphile_worker._private_jobs where id = any($1::bigint[]) and locked_at is not null`,
+    [jobIds] as never[],
+    {
+      prepare: true,
+    },
+  );
   await enterOrg(tx, orgId);
   return new Set(rows.map((r) => Number(r.id)));
 }

@@ -133,9 +133,13 @@ async function prepareSet(deps: SendDependencies, effects: WriteEffects, jobId: 
 
   const sendingIds = sending.map((c) => Number(c.mailing.id));
   if (sendingIds.length > 0) {
-    await effects.tx.unsafe('update mailing_sends set claimed_by = $3 where org_id = $1 and mailing_id = any($2::bigint[])', [effects.orgId, sendingIds, jobId] as never[], {
-      prepare: true,
-    });
+    await effects.tx.unsafe(
+      'update mailing_sends set claimed_by = $3 where org_id = $1 and mailing_id = any($2::bigint[])',
+      [effects.orgId, sendingIds, jobId] as never[],
+      {
+        prepare: true,
+      },
+    );
   }
   const heldIds = [...disabled.map((s) => Number(s.mailing.id)), ...held.map((h) => Number(h.item.mailing.id))];
   if (heldIds.length > 0) {

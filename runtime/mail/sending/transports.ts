@@ -221,9 +221,13 @@ async function storeMessages(sql: postgres.Sql, messages: readonly OutgoingMessa
 /** Which of these Message-IDs the local transport holds (sends interrupted after storing them). */
 export async function storedLocally(tx: postgres.TransactionSql | postgres.ReservedSql, orgId: number, messageIds: readonly string[]): Promise<Set<string>> {
   if (messageIds.length === 0) return new Set();
-  const rows = await tx.unsafe<{ message_id: string }[]>(`select distinct message_id from mail_messages where org_id = $1 and message_id = any($2::text[])`, [orgId, messageIds] as never[], {
-    prepare: true,
-  });
+  const rows = await tx.unsafe<{ message_id: string }[]>(
+    `select distinct message_id from mail_messages where org_id = $1 and message_id = any($2::text[])`,
+    [orgId, messageIds] as never[],
+    {
+      prepare: true,
+    },
+  );
   return new Set(rows.map((r) => r.message_id));
 }
 
