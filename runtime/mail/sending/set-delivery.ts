@@ -44,7 +44,7 @@ export async function deliverSet(
       }
       await inParallel(list, perTransport, async (message) => {
         const [result] = await Promise.allSettled([transport.send(message)]);
-        settle(message, result!);
+        settle(message, result);
       });
     }),
   );
