@@ -15,6 +15,7 @@ export interface CeilingRun {
 }
 
 export async function measureSmtpCeiling(sink: SmtpSink, login: { username: string; password: string }, messages: readonly SunkMessage[]): Promise<CeilingRun> {
+  if (messages.length === 0) throw new Error('the worker sent no message for the ceiling to send again');
   const transport = nodemailer.createTransport({
     host: '127.0.0.1',
     port: sink.port,
