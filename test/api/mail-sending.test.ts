@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SMTP_POOL_LIMITS } from '../../runtime/mail/index.js';
+import { DEFAULT_SMTP_POOL_LIMITS, SEND_MAILING_TASK, SEND_MAILINGS_TASK } from '../../runtime/mail/index.js';
 import { startWorker, type StartedWorker } from '../../runtime/worker.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { attributesOf, create, eventsOf, freshOrg, type OrgClient } from '../helpers/bulk-actions.js';
@@ -341,6 +341,23 @@ describe('sending in sets', () => {
     expect(states(await mailingsOf(f))).toBe(2 * limit);
     expect(next.filter((m) => m.attributes.state === 'scheduled')).toHaveLength(due - 2 * limit);
     clock.set(new Date(Date.parse(tomorrow) + 9 * HOUR));
+  });
+});
+
+describe('a send_mailing job of the design before sets', () => {
+  it('still sends its mailing, through the set sender, once', async () => {
+    const f = await fixture('Legacy job');
+    const before = smtp.received.length;
+    const id = await scheduleMailing(f, 'Legacy', '<p>from before sets</p>');
+    // A deployment's database as it was before sets: no send row, one job per mailing.
+    await api.sql`delete from mailing_sends where org_id = ${f.org.orgId} and mailing_id = ${id}`;
+    await api.sql`delete from graphile_worker._private_jobs j using graphile_worker._private_tasks t
+                   where t.id = j.task_id and t.identifier = ${SEND_MAILINGS_TASK} and (j.payload->>'orgId')::bigint = ${f.org.orgId}`;
+    await api.sql`select graphile_worker.add_job(${SEND_MAILING_TASK}, ${api.sql.json({ orgId: f.org.orgId, mailingId: id })}::json,
+                    run_at => ${clock.now().toISOString()}::timestamptz, job_key => ${`${SEND_MAILING_TASK}:${f.org.orgId}:${id}`})`;
+    expect((await untilState(f.org, id, 'delivered')).errorReason).toBeNull();
+    await sendsSettled(api);
+    expect(smtp.received.length).toBe(before + 1);
   });
 });
 
