@@ -4,20 +4,31 @@ import { nextUtcDay } from './send-queue.js';
 
 /**
  * A mailbox's limits on a set: `sendDisabled` holds all of its mailings, `maxEmailsPerDay` all
- * beyond what it may still send today (UTC). The set's mailboxes are locked (in id order) before
- * their day's count is read, so that two sets of one mailbox in flight at once (two jobs, two
- * workers) count one after the other and never pass the limit together: mailings `delivering`
- * count as sent today, as they are unless they fail.
+ * beyond what it may still send today (UTC). The set's mailboxes with a daily limit are locked
+ * (in id order) before their day's count is read, so that two sets of one mailbox in flight at
+ * once (two jobs, two workers) count one after the other and never pass the limit together:
+ * mailings `delivering` count as sent today, as they are unless they fail. A mailbox without a
+ * limit is not locked, so that its sets are prepared side by side.
  */
 
-/** Locks the mailboxes, in id order, and reads them. */
+const hasDailyLimit = (mailbox: Row) => mailbox.sendDisabled !== true && typeof mailbox.maxEmailsPerDay === 'number';
+
+/** The mailboxes, those with a daily limit locked (in id order) and read again under the lock. */
 export async function lockedMailboxes(effects: WriteEffects, ids: readonly number[]): Promise<Map<number, Row>> {
   const sorted = [...new Set(ids)].sort((a, b) => a - b);
   if (sorted.length === 0) return new Map();
-  await effects.tx.unsafe(`select 1 from mailboxes where org_id = $1 and id = any($2::bigint[]) order by id for no key update`, [effects.orgId, sorted] as never[], {
+  const mailboxes = await effects.records.rows('mailbox', sorted);
+  const limited = sorted.filter((id) => {
+    const mailbox = mailboxes.get(id);
+    return mailbox !== undefined && hasDailyLimit(mailbox);
+  });
+  if (limited.length === 0) return mailboxes;
+  await effects.tx.unsafe(`select 1 from mailboxes where org_id = $1 and id = any($2::bigint[]) order by id for no key update`, [effects.orgId, limited] as never[], {
     prepare: true,
   });
-  return effects.records.rows('mailbox', sorted);
+  // What a write committed before the lock was taken (a new limit) is what counts.
+  for (const [id, mailbox] of await effects.records.rows('mailbox', limited)) mailboxes.set(id, mailbox);
+  return mailboxes;
 }
 
 /** How many mailings each mailbox has delivered today or is delivering, the set's own not counted; one statement. */
@@ -51,7 +62,7 @@ export async function withinDailyLimits<T>(
   mailboxOf: (item: T) => Row,
   setMailingIds: readonly number[],
 ): Promise<Allotted<T>> {
-  const limited = [...new Set(items.map(mailboxOf).filter((m) => m.sendDisabled !== true && typeof m.maxEmailsPerDay === 'number'))];
+  const limited = [...new Set(items.map(mailboxOf).filter(hasDailyLimit))];
   const counts = await sentToday(
     effects,
     limited.map((m) => Number(m.id)),
