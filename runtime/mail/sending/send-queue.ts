@@ -1,4 +1,4 @@
-import { enqueueJobs, type JobSpec } from '../../jobs/enqueue.js';
+import { enqueueJobs, runAtAfter, type JobSpec } from '../../jobs/enqueue.js';
 import type { Transaction } from '../../tenancy/index.js';
 
 /**
@@ -63,11 +63,36 @@ function senderJobs(orgId: number, times: readonly Date[]): JobSpec[] {
 
 /**
  * Another sender for the org, to run at once, for the due rows a full set left behind: its own
- * key (the claiming job's id), so that it never replaces a job that is running.
+ * key (the claiming job's id and attempt), so that it never replaces a job that is running.
  */
-export async function enqueueFollowUpSender(tx: Transaction, orgId: number, claimingJobId: number): Promise<void> {
+export async function enqueueFollowUpSender(tx: Transaction, orgId: number, claimingJobId: number, attempt: number): Promise<void> {
   await enqueueJobs(tx, [
-    { task: SEND_MAILINGS_TASK, payload: { orgId } satisfies SenderJobPayload, jobKey: `${SEND_MAILINGS_TASK}:${orgId}:after:${claimingJobId}`, priority: SEND_PRIORITY },
+    {
+      task: SEND_MAILINGS_TASK,
+      payload: { orgId } satisfies SenderJobPayload,
+      jobKey: `${SEND_MAILINGS_TASK}:${orgId}:after:${claimingJobId}:${attempt}`,
+      priority: SEND_PRIORITY,
+    },
+  ]);
+}
+
+/** How long after seeing another job's sends in flight the org's sender looks at them again. */
+export const RECHECK_AFTER_MS = 60_000;
+
+/**
+ * A sender for the org a minute from now (by the database's clock, graphile-worker's), for sends
+ * in flight in another job: if that job dies and is not run again (a job whose key a new one
+ * took over while it ran is not retried), this run settles what it left `delivering`.
+ */
+export async function enqueueRecheckSender(tx: Transaction, orgId: number): Promise<void> {
+  await enqueueJobs(tx, [
+    {
+      task: SEND_MAILINGS_TASK,
+      payload: { orgId } satisfies SenderJobPayload,
+      jobKey: `${SEND_MAILINGS_TASK}:${orgId}:recheck`,
+      runAt: await runAtAfter(tx, RECHECK_AFTER_MS),
+      priority: SEND_PRIORITY,
+    },
   ]);
 }
 

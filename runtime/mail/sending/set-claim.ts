@@ -1,7 +1,7 @@
 import type { WriteEffects } from '../../engine/index.js';
 import type { Row } from '../../engine/render.js';
 import { enterOrg, leaveOrg, type Transaction } from '../../tenancy/index.js';
-import { enqueueFollowUpSender, unscheduleSends } from './send-queue.js';
+import { enqueueFollowUpSender, enqueueRecheckSender, unscheduleSends } from './send-queue.js';
 
 /**
  * The first step of a set send, in its first transaction: claim up to `limit` of the org's due
@@ -27,7 +27,14 @@ interface ClaimedRow {
   readonly mailing_id: string;
 }
 
-export async function claimDueSet(effects: WriteEffects, jobId: number, limit: number): Promise<ClaimedSet> {
+/** The graphile-worker job claiming, and which of its attempts this is. */
+export interface Claimant {
+  readonly jobId: number;
+  readonly attempt: number;
+}
+
+export async function claimDueSet(effects: WriteEffects, claimant: Claimant, limit: number): Promise<ClaimedSet> {
+  const { jobId } = claimant;
   const { tx, orgId } = effects;
   const due = await tx.unsafe<ClaimedRow[]>(
     `select mailing_id from mailing_sends where org_id = $1 and claimed_by is null and due_at <= $2
@@ -36,7 +43,7 @@ export async function claimDueSet(effects: WriteEffects, jobId: number, limit: n
     { prepare: true },
   );
   const abandoned = await claimAbandoned(tx, orgId, jobId, limit);
-  if (due.length === limit || abandoned.length === limit) await enqueueFollowUpSender(tx, orgId, jobId);
+  if (due.length === limit || abandoned.length === limit) await enqueueFollowUpSender(tx, orgId, jobId, claimant.attempt);
   const ids = [...due, ...abandoned].map((c) => Number(c.mailing_id));
   if (ids.length === 0) return { scheduled: [], interrupted: [] };
   // Locked in id order, as set writes lock their rows, so that two never wait on each other.
@@ -69,6 +76,7 @@ async function claimAbandoned(tx: Transaction, orgId: number, jobId: number, lim
     orgId,
     claimants.map((c) => Number(c.claimed_by)).filter((id) => id !== jobId),
   );
+  if (running.size > 0) await enqueueRecheckSender(tx, orgId);
   const gone = claimants.map((c) => Number(c.claimed_by)).filter((id) => !running.has(id));
   if (gone.length === 0) return [];
   return tx.unsafe<ClaimedRow[]>(

@@ -7,7 +7,7 @@ import type { HeaderSource, HtmlTransform } from '../html-transform.js';
 import { composeSet, type MailingToSend } from './compose-set.js';
 import { lockedMailboxes, withinDailyLimits } from './daily-limits.js';
 import { nextUtcDay, scheduleSends, sendDueAt, type LegacySendJobPayload, type SenderJobPayload } from './send-queue.js';
-import { claimDueSet } from './set-claim.js';
+import { claimDueSet, type Claimant } from './set-claim.js';
 import { deliverSet, type SetMessage } from './set-delivery.js';
 import { failed, outcomeUpdate, settleInterrupted, type RetryPolicy } from './set-outcomes.js';
 import type { Outcome } from './smtp-outcome.js';
@@ -59,8 +59,12 @@ export interface SendDependencies {
 export function sendMailingsTask(deps: SendDependencies): Task {
   return async (payload, helpers) => {
     const { orgId } = payload as SenderJobPayload;
-    await sendDueSet(deps, orgId, Number(helpers.job.id));
+    await sendDueSet(deps, orgId, claimantOf(helpers.job));
   };
+}
+
+function claimantOf(job: { readonly id: string; readonly attempts: number }): Claimant {
+  return { jobId: Number(job.id), attempt: job.attempts };
 }
 
 /**
@@ -78,19 +82,24 @@ export function legacySendMailingTask(deps: SendDependencies): Task {
       const [queued] = await tx.unsafe(`select 1 from mailing_sends where org_id = $1 and mailing_id = $2`, [orgId, mailingId], { prepare: true });
       if (!queued) await scheduleSends(tx, orgId, [{ mailingId, dueAt: sendDueAt(mailing, effects.now) }]);
     });
-    await sendDueSet(deps, orgId, Number(helpers.job.id));
+    await sendDueSet(deps, orgId, claimantOf(helpers.job));
   };
 }
 
-export async function sendDueSet(deps: SendDependencies, orgId: number, jobId: number): Promise<void> {
-  const messages = await orgScopedTransaction(deps.sql, orgId, (tx) => prepareSet(deps, deps.writer.effects({ tx, orgId, actor: SERVICE_ACTOR }), jobId));
+export async function sendDueSet(deps: SendDependencies, orgId: number, claimant: Claimant): Promise<void> {
+  const started = performance.now();
+  const messages = await orgScopedTransaction(deps.sql, orgId, (tx) => prepareSet(deps, deps.writer.effects({ tx, orgId, actor: SERVICE_ACTOR }), claimant));
   if (messages.length === 0) return;
+  const prepared = performance.now();
   const perMailbox = deps.perMailbox ?? deps.pools?.limits.maxConnections ?? 5;
   const outcomes = await deliverSet(messages, deps.transports, deps.pools, perMailbox);
+  const sent = performance.now();
   await orgScopedTransaction(deps.sql, orgId, (tx) => recordOutcomes(deps, deps.writer.effects({ tx, orgId, actor: SERVICE_ACTOR }), outcomes));
   const kinds: Record<string, number> = {};
   for (const outcome of outcomes.values()) kinds[outcome.kind] = (kinds[outcome.kind] ?? 0) + 1;
-  deps.log.info({ orgId, mailings: messages.length, outcomes: kinds }, 'mailing set sent');
+  // How long each step took, so that a slow database and a slow mail server can be told apart.
+  const ms = { prepareMs: Math.round(prepared - started), sendMs: Math.round(sent - prepared), recordMs: Math.round(performance.now() - sent) };
+  deps.log.info({ orgId, mailings: messages.length, outcomes: kinds, ...ms }, 'mailing set sent');
 }
 
 async function written(effects: WriteEffects, operations: readonly UpdateOperation[]): Promise<void> {
@@ -100,8 +109,9 @@ async function written(effects: WriteEffects, operations: readonly UpdateOperati
 }
 
 /** Step 1: the set's messages, each mailing stored `delivering` with its Message-ID. */
-async function prepareSet(deps: SendDependencies, effects: WriteEffects, jobId: number): Promise<SetMessage[]> {
-  const claimed = await claimDueSet(effects, jobId, deps.setSize ?? SET_SIZE);
+async function prepareSet(deps: SendDependencies, effects: WriteEffects, claimant: Claimant): Promise<SetMessage[]> {
+  const { jobId } = claimant;
+  const claimed = await claimDueSet(effects, claimant, deps.setSize ?? SET_SIZE);
   const updates = await settleInterrupted(effects, claimed.interrupted);
   const mailboxes = await lockedMailboxes(
     effects,
