@@ -1,7 +1,7 @@
 import type { WriteEffects } from '../../engine/index.js';
 import type { Row } from '../../engine/render.js';
 import { enterOrg, leaveOrg, type Transaction } from '../../tenancy/index.js';
-import { enqueueFollowUpSender, enqueueRecheckSender, unscheduleSends } from './send-queue.js';
+import { enqueueFollowUpSender, unscheduleSends } from './send-queue.js';
 
 /**
  * The first step of a set send, in its first transaction: claim up to `limit` of the org's due
@@ -21,6 +21,8 @@ export interface ClaimedSet {
   readonly scheduled: readonly Row[];
   /** `delivering` mailings whose send was interrupted. */
   readonly interrupted: readonly Row[];
+  /** Whether other jobs have sends of the org in flight (see enqueueRecheckSender). */
+  readonly othersInFlight: boolean;
 }
 
 interface ClaimedRow {
@@ -42,10 +44,10 @@ export async function claimDueSet(effects: WriteEffects, claimant: Claimant, lim
     [orgId, effects.now.toISOString(), limit] as never[],
     { prepare: true },
   );
-  const abandoned = await claimAbandoned(tx, orgId, jobId, limit);
+  const { abandoned, othersInFlight } = await claimAbandoned(tx, orgId, jobId, limit);
   if (due.length === limit || abandoned.length === limit) await enqueueFollowUpSender(tx, orgId, jobId, claimant.attempt);
   const ids = [...due, ...abandoned].map((c) => Number(c.mailing_id));
-  if (ids.length === 0) return { scheduled: [], interrupted: [] };
+  if (ids.length === 0) return { scheduled: [], interrupted: [], othersInFlight };
   // Locked in id order, as set writes lock their rows, so that two never wait on each other.
   await tx.unsafe(`select 1 from mailings where org_id = $1 and id = any($2::bigint[]) order by id for no key update`, [orgId, ids] as never[], { prepare: true });
   const mailings = await effects.records.rows('mailing', ids);
@@ -62,29 +64,30 @@ export async function claimDueSet(effects: WriteEffects, claimant: Claimant, lim
   }
   // A row whose mailing left both states is not claimed again (the afterWrite removes such rows; this keeps a stray one from staying due forever).
   await unscheduleSends(tx, orgId, stale);
-  return { scheduled, interrupted };
+  return { scheduled, interrupted, othersInFlight };
 }
 
 /** Up to `limit` rows claimed by this job in an earlier attempt, or by a job that is no longer running. */
-async function claimAbandoned(tx: Transaction, orgId: number, jobId: number, limit: number): Promise<ClaimedRow[]> {
+async function claimAbandoned(tx: Transaction, orgId: number, jobId: number, limit: number): Promise<{ abandoned: ClaimedRow[]; othersInFlight: boolean }> {
   const claimants = await tx.unsafe<{ claimed_by: string }[]>(`select distinct claimed_by from mailing_sends where org_id = $1 and claimed_by is not null`, [orgId], {
     prepare: true,
   });
-  if (claimants.length === 0) return [];
+  if (claimants.length === 0) return { abandoned: [], othersInFlight: false };
   const running = await runningJobs(
     tx,
     orgId,
     claimants.map((c) => Number(c.claimed_by)).filter((id) => id !== jobId),
   );
-  if (running.size > 0) await enqueueRecheckSender(tx, orgId);
+  const othersInFlight = running.size > 0;
   const gone = claimants.map((c) => Number(c.claimed_by)).filter((id) => !running.has(id));
-  if (gone.length === 0) return [];
-  return tx.unsafe<ClaimedRow[]>(
+  if (gone.length === 0) return { abandoned: [], othersInFlight };
+  const abandoned = await tx.unsafe<ClaimedRow[]>(
     `select mailing_id from mailing_sends where org_id = $1 and claimed_by = any($2::bigint[])
       order by mailing_id limit $3 for update skip locked`,
     [orgId, gone, limit] as never[],
     { prepare: true },
   );
+  return { abandoned, othersInFlight };
 }
 
 /**

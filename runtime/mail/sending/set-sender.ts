@@ -6,7 +6,7 @@ import { orgScopedTransaction } from '../../tenancy/index.js';
 import type { HeaderSource, HtmlTransform } from '../html-transform.js';
 import { composeSet, type MailingToSend } from './compose-set.js';
 import { lockedMailboxes, withinDailyLimits } from './daily-limits.js';
-import { nextUtcDay, scheduleSends, sendDueAt, type LegacySendJobPayload, type SenderJobPayload } from './send-queue.js';
+import { enqueueRecheckSender, nextUtcDay, scheduleSends, sendDueAt, type LegacySendJobPayload, type SenderJobPayload } from './send-queue.js';
 import { claimDueSet, type Claimant } from './set-claim.js';
 import { deliverSet, type SetMessage } from './set-delivery.js';
 import { failed, outcomeUpdate, settleInterrupted, type RetryPolicy } from './set-outcomes.js';
@@ -161,6 +161,8 @@ async function prepareSet(deps: SendDependencies, effects: WriteEffects, claiman
       heldIds.map((mailingId) => ({ mailingId, dueAt: tomorrow })),
     );
   }
+  // Last, as it locks the org's one recheck job until commit: concurrent sets wait on it only for that.
+  if (claimed.othersInFlight) await enqueueRecheckSender(effects.tx, effects.orgId);
   return sending.map((c) => ({ mailbox: c.mailbox, message: c.message }));
 }
 
