@@ -1,26 +1,30 @@
-// E-mail (issue #16): MAILINGS scheduled mailings due at the same moment, sent by one real
+// E-mail (issues #16, #26): MAILINGS scheduled mailings due at the same moment, sent by one real
 // `cadence worker` child (default concurrency) through their mailbox's SMTP settings to an SMTP
 // server in this process on 127.0.0.1 (smtp-sink.ts); messages/s from the due moment to the
-// last delivery, and the lateness of each `deliveredAt` against its `scheduledAt`. Then the
-// tracking pixel of those mailings under load against a bare route (mail-pixel.ts).
+// last delivery, and the lateness of each `deliveredAt` against its `scheduledAt`. The ceiling
+// (mail-ceiling.ts): the same messages sent again to the same server by a bare pooled
+// nodemailer transport in this process. Then the tracking pixel of those mailings under load
+// against a bare route (mail-pixel.ts).
 //
 // How the mailings come to be due at once, through the API only: they are created `drafted`
 // with POST /api/v2/imports/actions/bulkUpsert (their prospects, one per mailing, are a SQL
 // fixture), then a second bulkUpsert updates each to `scheduled` with one `scheduledAt` ahead
 // of now. Both go through the record writer like any PATCH, so the update's mailing afterWrite
-// makes each send job itself (key `send_mailing:<org>:<mailing>`, run-at scheduledAt): nothing
-// in the queue is written by the benchmark. The same worker applies both upserts' chunks, so
-// the instant is put far enough ahead for the second to be done well before it (1.5 times what
-// the first took, plus LEAD_MARGIN_MS), and the run checks that it was and that every send job
-// carries that run-at. Drafted first, rather than created scheduled, so that the time needed is
-// measured before the instant is chosen. The worker then finds the jobs at its next poll
-// (graphile-worker polls every 2 s for jobs whose run-at has come) and is idle until then.
+// makes each send due itself (a mailing_sends row at scheduledAt, and the org's `send_mailings`
+// job for that second): nothing in the queue is written by the benchmark. The same worker
+// applies both upserts' chunks, so the instant is put far enough ahead for the second to be done
+// well before it (1.5 times what the first took, plus LEAD_MARGIN_MS), and the run checks that
+// it was and that every send is due at that instant. Drafted first, rather than created
+// scheduled, so that the time needed is measured before the instant is chosen. The worker then
+// finds the job at its next poll (graphile-worker polls every 2 s for jobs whose run-at has
+// come) and is idle until then.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type postgres from 'postgres';
 import { createOrg, type CreatedOrg } from '../runtime/admin/index.js';
-import { SEND_MAILING_TASK } from '../runtime/mail/index.js';
+import { SEND_MAILINGS_TASK } from '../runtime/mail/index.js';
 import { fetchBatchState, type ApiClient } from './batches.js';
 import type { LoadOptions } from './load.js';
+import { measureSmtpCeiling, type CeilingRun } from './mail-ceiling.js';
 import { runPixel, type PixelResult } from './mail-pixel.js';
 import { cpuMilliseconds, sampleRss, startChildProcess, type ChildProcessHandle } from './processes.js';
 import { mailTable } from './report-mail.js';
@@ -63,7 +67,8 @@ export interface SendRun {
   readonly scheduleSeconds: number;
   /** How long before the common scheduledAt the updates were all done (negative: after it). */
   readonly marginSeconds: number;
-  /** Pending send_mailing jobs of the org whose run-at is that instant, before it came. */
+  /** The org's sends due at that instant, and its pending send_mailings jobs, before it came. */
+  readonly sendsAtDue: number;
   readonly jobsAtDue: number;
   readonly delivered: number;
   /** Mailings of the org by state at the end. */
@@ -76,6 +81,8 @@ export interface SendRun {
   /** What the SMTP server accepted, and the distinct Message-IDs among it. */
   readonly received: number;
   readonly distinctMessageIds: number;
+  /** TCP connections the SMTP server saw during the timing. */
+  readonly connections: number;
   readonly workerCpuSeconds: number;
   readonly workerRssMb: number;
 }
@@ -83,6 +90,7 @@ export interface SendRun {
 export interface MailResult {
   readonly concurrency: string;
   readonly send: SendRun | undefined;
+  readonly ceiling: CeilingRun | undefined;
   readonly pixel: PixelResult | undefined;
   readonly errors: readonly string[];
 }
@@ -176,11 +184,12 @@ async function mailingIds(sql: postgres.Sql, orgId: number): Promise<number[]> {
   return rows.map((r) => Number(r.id));
 }
 
-async function pendingSendsAt(sql: postgres.Sql, orgId: number, runAt: Date): Promise<number> {
-  const [row] = await sql<{ n: number }[]>`
-    select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
-     where t.identifier = ${SEND_MAILING_TASK} and (j.payload->>'orgId')::bigint = ${orgId} and j.run_at = ${runAt.toISOString()}::timestamptz and j.locked_at is null`;
-  return row!.n;
+async function pendingSendsAt(sql: postgres.Sql, orgId: number, dueAt: Date): Promise<{ sends: number; jobs: number }> {
+  const [row] = await sql<{ sends: number; jobs: number }[]>`
+    select (select count(*)::int from mailing_sends where org_id = ${orgId} and due_at = ${dueAt.toISOString()}::timestamptz) as sends,
+           (select count(*)::int from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+             where t.identifier = ${SEND_MAILINGS_TASK} and (j.payload->>'orgId')::bigint = ${orgId} and j.locked_at is null) as jobs`;
+  return row!;
 }
 
 async function statesOf(sql: postgres.Sql, orgId: number): Promise<Record<string, number>> {
@@ -223,7 +232,7 @@ async function timeSends(options: MailOptions, target: MailOrg, sink: SmtpSink, 
   const scheduled = ids.map((id) => JSON.stringify({ data: { type: 'mailing', id: String(id), attributes: { state: 'scheduled', scheduledAt: dueAt.toISOString() } } }));
   const scheduleSeconds = await upsert(target.client, scheduled, worker);
   const marginSeconds = (dueAt.getTime() - Date.now()) / 1000;
-  const jobsAtDue = await pendingSendsAt(sql, orgId, dueAt);
+  const pending = await pendingSendsAt(sql, orgId, dueAt);
   sink.reset();
   const workerCpu = cpuMilliseconds(worker.pid);
   const rss = sampleRss(worker.pid);
@@ -241,29 +250,33 @@ async function timeSends(options: MailOptions, target: MailOrg, sink: SmtpSink, 
     createSeconds,
     scheduleSeconds,
     marginSeconds,
-    jobsAtDue,
+    sendsAtDue: pending.sends,
+    jobsAtDue: pending.jobs,
     ...figures,
     states: await statesOf(sql, orgId),
     messagesPerSecond: figures.delivered / figures.seconds,
     received: sink.received(),
     distinctMessageIds: sink.distinctMessageIds(),
+    connections: sink.connections(),
     workerCpuSeconds,
     workerRssMb: rss.maxMb(),
   };
   const s = (ms: number) => (ms / 1000).toFixed(2);
   print(
-    `  ${label}, org ${orgId}: ${ids.length} mailings created drafted in ${createSeconds.toFixed(1)} s, scheduled in ${scheduleSeconds.toFixed(1)} s (${marginSeconds.toFixed(1)} s before they were due, ${jobsAtDue} send jobs at that instant); ${run.delivered} delivered ${run.seconds.toFixed(1)} s after it (${Math.round(run.messagesPerSecond)} messages/s), lateness p50 ${s(run.lateness.p50Ms)} s, p99 ${s(run.lateness.p99Ms)} s, max ${s(run.lateness.maxMs)} s; the SMTP server received ${run.received} (${run.distinctMessageIds} distinct Message-IDs)`,
+    `  ${label}, org ${orgId}: ${ids.length} mailings created drafted in ${createSeconds.toFixed(1)} s, scheduled in ${scheduleSeconds.toFixed(1)} s (${marginSeconds.toFixed(1)} s before they were due, ${run.sendsAtDue} sends due at that instant, ${run.jobsAtDue} send_mailings jobs); ${run.delivered} delivered ${run.seconds.toFixed(1)} s after it (${Math.round(run.messagesPerSecond)} messages/s), lateness p50 ${s(run.lateness.p50Ms)} s, p99 ${s(run.lateness.p99Ms)} s, max ${s(run.lateness.maxMs)} s; the SMTP server received ${run.received} (${run.distinctMessageIds} distinct Message-IDs) over ${run.connections} connections`,
   );
   return run;
 }
 
 export async function runMail(options: MailOptions): Promise<MailResult> {
   const { print } = options;
-  const env = options.workerEnv({ LOG_LEVEL: 'warn' });
+  // The sink is on 127.0.0.1, which a mailbox may name only when the operator allows it.
+  const env = options.workerEnv({ LOG_LEVEL: 'warn', MAIL_ALLOWED_HOSTS: '127.0.0.1' });
   const concurrency = env.WORKER_CONCURRENCY ? env.WORKER_CONCURRENCY : '4 (default)';
   const sink = await startSmtpSink(SMTP_LOGIN);
   const errors: string[] = [];
   let send: SendRun | undefined;
+  let ceiling: CeilingRun | undefined;
   let pixel: PixelResult | undefined;
   try {
     const warmUpOrg = await mailOrg(options, 'Bench mail: warm-up', WARM_UP_MAILINGS, sink.port);
@@ -279,6 +292,10 @@ export async function runMail(options: MailOptions): Promise<MailResult> {
       await worker.stop();
     }
     const tokens = sink.pixelTokens();
+    ceiling = await measureSmtpCeiling(sink, SMTP_LOGIN, sink.messages());
+    print(
+      `  ceiling: the same ${ceiling.messages} messages from a bare pooled nodemailer transport in this process in ${ceiling.seconds.toFixed(1)} s (${Math.round(ceiling.messagesPerSecond)} messages/s) over ${ceiling.connections} connections`,
+    );
     pixel = await runPixel({ ...options, tokens, orgId: target.org.orgId });
   } catch (error) {
     errors.push(`mail: ${error instanceof Error ? error.message : String(error)}`);
@@ -286,7 +303,7 @@ export async function runMail(options: MailOptions): Promise<MailResult> {
   } finally {
     await sink.close();
   }
-  return { concurrency, send, pixel, errors };
+  return { concurrency, send, ceiling, pixel, errors };
 }
 
 /** The part as bench/main.ts runs it: prints as it goes, and returns its report. */

@@ -1,7 +1,8 @@
 // The mail part's SMTP server: the smtp-server package on 127.0.0.1 in the benchmark process. It
-// takes a login, accepts every message and keeps only what the figures need: how many arrived,
-// their Message-IDs (to find duplicates) and the open-pixel token each carries (for the
-// tracking-pixel load). Nothing leaves the machine.
+// takes a login, accepts every message and keeps what the figures need: how many arrived, their
+// Message-IDs (to find duplicates), the open-pixel token each carries (for the tracking-pixel
+// load), the TCP connections opened, and the messages themselves (for the ceiling, which sends
+// the same ones again). Nothing leaves the machine.
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { SMTPConnection } from 'smtp-server/lib/smtp-connection.js';
@@ -14,9 +15,19 @@ export interface SmtpSink {
   distinctMessageIds(): number;
   /** The open-pixel tokens of the messages received since the last reset, one per message that had one. */
   pixelTokens(): string[];
+  /** The messages received since the last reset, envelope and bytes. */
+  messages(): SunkMessage[];
+  /** TCP connections opened since the last reset. */
+  connections(): number;
   /** Forgets what was received so far (after a warm-up). */
   reset(): void;
   close(): Promise<void>;
+}
+
+export interface SunkMessage {
+  readonly from: string;
+  readonly to: string[];
+  readonly raw: Buffer;
 }
 
 /** The Message-ID header in a message's header block. */
@@ -36,9 +47,9 @@ function pixelTokenOf(raw: string): string | undefined {
 
 /**
  * smtp-server holds its 220 greeting for a fixed 100 ms on every connection (to catch clients
- * that talk before it; `init` in smtp-connection.js, not an option). Cadence opens a connection
- * per message, so with that pause the figure is the pause's (4 slots / 0.1 s = 40 messages/s at
- * most), not the worker's: the sink greets at once instead, as `init` does after its pause.
+ * that talk before it; `init` in smtp-connection.js, not an option). A client that opens a
+ * connection per message would measure that pause, not itself: the sink greets at once
+ * instead, as `init` does after its pause.
  * (smtp-server 3.21; no maxClients is set, so its check there has nothing to do.)
  */
 function greetAtOnce(): void {
@@ -52,6 +63,8 @@ export async function startSmtpSink(login: { username: string; password: string 
   let count = 0;
   let ids = new Set<string>();
   let tokens: string[] = [];
+  let messages: SunkMessage[] = [];
+  let connections = 0;
   const server = new SMTPServer({
     // Plain SMTP on loopback, with a login as a real mailbox's server asks for one. No reverse DNS
     // lookup of the client: on some machines it waits for a resolver, which is not what is measured.
@@ -64,11 +77,14 @@ export async function startSmtpSink(login: { username: string; password: string 
       if (auth.username === login.username && auth.password === login.password) return callback(null, { user: auth.username });
       return callback(Object.assign(new Error('Authentication credentials invalid'), { responseCode: 535 }));
     },
-    onData(stream, _session, callback) {
+    onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
+        const bytes = Buffer.concat(chunks);
+        const raw = bytes.toString('utf8');
+        const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+        messages.push({ from, to: session.envelope.rcptTo.map((r) => r.address), raw: bytes });
         count++;
         const id = messageIdOf(raw);
         if (id) ids.add(id);
@@ -78,16 +94,21 @@ export async function startSmtpSink(login: { username: string; password: string 
       });
     },
   });
+  server.server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.server.address() as AddressInfo).port,
     received: () => count,
     distinctMessageIds: () => ids.size,
     pixelTokens: () => [...tokens],
+    messages: () => [...messages],
+    connections: () => connections,
     reset() {
       count = 0;
       ids = new Set();
       tokens = [];
+      messages = [];
+      connections = 0;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

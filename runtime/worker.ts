@@ -22,6 +22,7 @@ import {
   type HtmlTransform,
   type MailServerRule,
   type RetryPolicy,
+  SmtpPools,
   type TransportFactory,
 } from './mail/index.js';
 import { standardBehaviours } from './resources/index.js';
@@ -63,6 +64,8 @@ export interface WorkerDependencies {
   readonly mail?: MailWorkerOptions;
   /** Where compliance tasks fail on purpose (tests' fault injection); none when unset. */
   readonly complianceFaults?: ComplianceFaults;
+  /** The worker's pooled SMTP connections, which it closes when it stops; unset, a connection per message. */
+  readonly smtpPools?: SmtpPools;
 }
 
 /** How a worker sends mail (runtime/mail): from configuration (mailOptions), and injectable for tests. */
@@ -78,6 +81,8 @@ export interface MailWorkerOptions {
   /** Headers every mailing gets from its context; tracking's List-Unsubscribe when `transforms` is unset. */
   readonly headers?: readonly HeaderSource[];
   readonly retry?: RetryPolicy;
+  /** Sends claimed per set (runtime/mail/sending/set-sender.ts's SET_SIZE when unset); tests make it small to have several sets in flight. */
+  readonly setSize?: number;
   /** MAIL_FROM, as written there. */
   readonly mailFrom?: string;
   /** Base of invitation links. */
@@ -116,9 +121,11 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
       clock,
       log: deps.log,
       transports: deps.mail?.transports ?? defaultTransports({ sql: deps.sql, clock, smtpUrl: deps.mail?.smtpUrl, mailServers }),
+      ...(deps.smtpPools && { pools: deps.smtpPools }),
       ...(deps.mail?.transforms && { transforms: deps.mail.transforms }),
       ...(deps.mail?.headers && { headers: deps.mail.headers }),
       ...(deps.mail?.retry && { retry: deps.mail.retry }),
+      ...(deps.mail?.setSize && { setSize: deps.mail.setSize }),
       mailFrom: parseAddress(deps.mail?.mailFrom ?? 'Cadence <cadence@localhost>'),
       publicBaseUrl: deps.mail?.publicBaseUrl ?? DEFAULT_PUBLIC_BASE_URL,
     }),
@@ -218,6 +225,8 @@ export async function startWorker(
   const log = options.log.child({ component: 'worker' });
   const sql = connectDatabase(options.databaseUrl, { max: Math.max(2, options.concurrency) });
   const mail = await withTracking(sql, options.mail);
+  // Connections to mail servers, kept for the next set while the worker runs.
+  const smtpPools = new SmtpPools();
   // The runner's one pool is created, and its id known, before run() returns.
   const events: WorkerEvents = new EventEmitter();
   const poolIds: string[] = [];
@@ -239,6 +248,7 @@ export async function startWorker(
       ...(options.imapConnect && { imapConnect: options.imapConnect }),
       ...(options.complianceFaults && { complianceFaults: options.complianceFaults }),
       mail,
+      smtpPools,
     }),
     crontab: CRONTAB,
     forbiddenFlags: share.forbiddenFlags,
@@ -261,6 +271,7 @@ export async function startWorker(
         await runner.stop();
       } finally {
         ownConnections?.destroy();
+        smtpPools.close();
         try {
           await liveness.stop();
         } finally {

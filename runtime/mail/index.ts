@@ -5,23 +5,26 @@ import type postgres from 'postgres';
 import type { ActionHandler, ApiEnv, Behaviours, RecordWriter, ResourceBehaviour } from '../engine/index.js';
 import { queueInvitations, SEND_INVITATION_TASK, sendInvitationTask } from './sending/invitations.js';
 import { afterMailingWrites } from './sending/mailing-writes.js';
-import { SEND_MAILING_TASK } from './sending/send-jobs.js';
-import { DEFAULT_RETRY_POLICY, sendMailingTask, type HeaderSource, type HtmlTransform, type RetryPolicy } from './sending/send-task.js';
+import { SEND_MAILING_TASK, SEND_MAILINGS_TASK } from './sending/send-queue.js';
+import { DEFAULT_RETRY_POLICY, legacySendMailingTask, sendMailingsTask, type HeaderSource, type HtmlTransform, type RetryPolicy } from './sending/set-sender.js';
+import type { SmtpPools } from './sending/smtp-pools.js';
 import { mountTestSend, TEST_SEND_PATH, type TestSendOptions } from './sending/test-send.js';
 import type { Address, TransportFactory } from './sending/transports.js';
 
 /**
- * E-mail (issue #16). Sending: a scheduled mailing is a `send_mailing` job at its time, rendered
- * from its prospect, account and sender, sent through its mailbox's SMTP server or the
- * deployment's default transport, and moved to delivered, bounced or failed (or retried) with
+ * E-mail (issue #16). Sending: a scheduled mailing is a send due at its time (mailing_sends),
+ * which its org's `send_mailings` job sends in sets: rendered from its prospect, account and
+ * sender, sent over pooled connections to its mailbox's SMTP server or the deployment's default
+ * transport, and moved to delivered, bounced or failed (or retried) with
  * its events; mailbox limits hold mailings to the next day; `testSend` checks a mailbox; new
  * users get their invitation. Like the sequence automation it is behaviour of the standard
  * resources, so every path that writes a mailing follows it.
  */
 
-export { SEND_MAILING_TASK, sendJobKey } from './sending/send-jobs.js';
+export { SEND_MAILING_TASK, SEND_MAILINGS_TASK, SEND_PRIORITY, senderJobKey } from './sending/send-queue.js';
+export { SmtpPools, DEFAULT_SMTP_POOL_LIMITS, type SmtpPoolLimits } from './sending/smtp-pools.js';
 export { SEND_INVITATION_TASK, parseAddress } from './sending/invitations.js';
-export { DEFAULT_RETRY_POLICY, type HeaderSource, type HtmlTransform, type HtmlTransformContext, type RetryPolicy } from './sending/send-task.js';
+export { DEFAULT_RETRY_POLICY, SET_SIZE, type HeaderSource, type HtmlTransform, type HtmlTransformContext, type RetryPolicy } from './sending/set-sender.js';
 export { TEMPLATE_VARIABLES } from './sending/render.js';
 export {
   defaultTransports,
@@ -82,11 +85,15 @@ export interface MailDependencies {
   readonly clock: () => Date;
   readonly log: Logger;
   readonly transports: TransportFactory;
+  /** The worker's pooled SMTP connections (closed when it stops); unset, a connection per message. */
+  readonly pools?: SmtpPools;
   /** Composition steps of every mailing's HTML after rendering (tracking); none by default. */
   readonly transforms?: readonly HtmlTransform[];
   /** Headers every mailing's message gets from its context (List-Unsubscribe); none by default. */
   readonly headers?: readonly HeaderSource[];
   readonly retry?: RetryPolicy;
+  /** Sends claimed per set; SET_SIZE when unset. */
+  readonly setSize?: number;
   /** MAIL_FROM: who invitations are from. */
   readonly mailFrom: Address;
   /** Base of the invitation links. */
@@ -94,8 +101,10 @@ export interface MailDependencies {
 }
 
 export function mailTasks(deps: MailDependencies): TaskList {
+  const sender = { ...deps, transforms: deps.transforms ?? [], headers: deps.headers ?? [], retry: deps.retry ?? DEFAULT_RETRY_POLICY };
   return {
-    [SEND_MAILING_TASK]: sendMailingTask({ ...deps, transforms: deps.transforms ?? [], headers: deps.headers ?? [], retry: deps.retry ?? DEFAULT_RETRY_POLICY }),
+    [SEND_MAILINGS_TASK]: sendMailingsTask(sender),
+    [SEND_MAILING_TASK]: legacySendMailingTask(sender),
     [SEND_INVITATION_TASK]: sendInvitationTask(deps),
   };
 }

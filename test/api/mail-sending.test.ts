@@ -1,11 +1,12 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SMTP_POOL_LIMITS, SEND_MAILING_TASK, SEND_MAILINGS_TASK } from '../../runtime/mail/index.js';
 import { startWorker, type StartedWorker } from '../../runtime/worker.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { attributesOf, create, eventsOf, freshOrg, type OrgClient } from '../helpers/bulk-actions.js';
 import { runCadence } from '../helpers/cli.js';
-import { enrol, MINUTE, pendingSteps, releaseDueSteps, SimulatedClock, sequenceWith, stateOf, stepsSettled } from '../helpers/sequences.js';
+import { enrol, everyPage, MINUTE, pendingSteps, releaseDueSteps, SimulatedClock, sequenceWith, stateOf, stepsSettled } from '../helpers/sequences.js';
 import { decodeQuotedPrintable, loopbackTransports, pendingSends, releaseDueSends, sendsSettled, startSmtpServer, type TestSmtpServer } from '../helpers/smtp.js';
 import { until } from '../helpers/wait.js';
 
@@ -14,12 +15,15 @@ import { until } from '../helpers/wait.js';
  * and a real worker share a clock set far ahead of the database's, so no send job runs before a
  * test releases it. Mailboxes name an outside host (smtp.example.test); the transports given
  * to the worker and the API take them to the loopback server, so nothing leaves the machine.
+ * The worker claims sends in sets of SET_SIZE, small here so that a few mailings make several
+ * sets, two of them in flight at once (concurrency 2).
  */
 
 const SECRET = 'hunter2-smtp-secret';
 const SMTP_USER = 'rep-login';
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
+const SET_SIZE = 4;
 
 let api: TestApi;
 let worker: StartedWorker;
@@ -41,7 +45,7 @@ beforeAll(async () => {
     clock: clock.now,
     log,
     delivery: { allowedHosts: new Set(), resolver: async () => ['127.0.0.1'] },
-    mail: { transports: loopbackTransports(api.sql, clock.now), mailFrom: 'Cadence <invites@cadence.test>', publicBaseUrl: 'https://cadence.test' },
+    mail: { transports: loopbackTransports(api.sql, clock.now), mailFrom: 'Cadence <invites@cadence.test>', publicBaseUrl: 'https://cadence.test', setSize: SET_SIZE },
   });
 });
 
@@ -281,6 +285,79 @@ describe('mailbox limits', () => {
     expect(enabled.status).toBe(200);
     await moveClock(DAY);
     await untilState(f.org, id, 'delivered');
+  });
+});
+
+describe('sending in sets', () => {
+  /** The org's mailings from the mailbox, as the API lists them. */
+  const mailingsOf = (f: Fixture) => everyPage(f.org, `mailings?filter[mailbox][id]=${f.mailbox}`);
+  const tomorrowOf = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString();
+
+  it('many mailings due at one instant are each sent once, over a few pooled connections', async () => {
+    const f = await fixture('Many at once');
+    const many = 10 * SET_SIZE;
+    const [connectionsBefore, receivedBefore] = [smtp.connections, smtp.received.length];
+    for (let i = 0; i < many; i++) await scheduleMailing(f, `Many ${i} for {{first_name}}`, `<p>Number ${i}</p>`);
+    await releaseDueSends(api, clock);
+    const delivered = await until('every mailing delivered', async () => {
+      const listed = await mailingsOf(f);
+      return listed.every((m) => m.attributes.state === 'delivered') ? listed : undefined;
+    });
+    expect(delivered).toHaveLength(many);
+    const sent = smtp.received.slice(receivedBefore);
+    const messageIdOf = (raw: string) => /^Message-ID: (\S+)\r$/m.exec(raw)?.[1];
+    expect(sent.map((m) => messageIdOf(m.raw)).sort()).toEqual(delivered.map((m) => m.attributes.messageId).sort());
+    // One pool of connections to the server, however many sets: never a connection per message.
+    expect(smtp.connections - connectionsBefore).toBeLessThanOrEqual(DEFAULT_SMTP_POOL_LIMITS.maxConnections);
+    await sendsSettled(api);
+  });
+
+  it('maxEmailsPerDay holds exactly, with several sets of one mailbox in flight at once', async () => {
+    const limit = SET_SIZE + 1;
+    const f = await fixture('Daily limit in sets', { maxEmailsPerDay: limit });
+    const due = 3 * SET_SIZE;
+    const receivedBefore = smtp.received.length;
+    for (let i = 0; i < due; i++) await scheduleMailing(f, `Limited ${i}`, `<p>${i}</p>`);
+    await releaseDueSends(api, clock);
+    const tomorrow = tomorrowOf(clock.now());
+    const today = await until('the day’s mailings sent and the rest held', async () => {
+      const listed = await mailingsOf(f);
+      const pending = await pendingSends(api);
+      const held = listed.filter((m) => m.attributes.state === 'scheduled' && pending.get(Number(m.id)) === tomorrow);
+      return held.length + listed.filter((m) => m.attributes.state === 'delivered').length === due ? listed : undefined;
+    });
+    await sendsSettled(api);
+    const states = (listed: any[]) => listed.map((m) => m.attributes.state as string).filter((s) => s === 'delivered').length;
+    expect(states(today)).toBe(limit);
+    expect(smtp.received.length - receivedBefore).toBe(limit);
+    // The next day sends as many again, the earliest first.
+    clock.set(new Date(tomorrow));
+    await releaseDueSends(api, clock);
+    const next = await until('the next day’s mailings sent', async () => {
+      const listed = await mailingsOf(f);
+      return states(listed) === 2 * limit ? listed : undefined;
+    });
+    await sendsSettled(api);
+    expect(states(await mailingsOf(f))).toBe(2 * limit);
+    expect(next.filter((m) => m.attributes.state === 'scheduled')).toHaveLength(due - 2 * limit);
+    clock.set(new Date(Date.parse(tomorrow) + 9 * HOUR));
+  });
+});
+
+describe('a send_mailing job of the design before sets', () => {
+  it('still sends its mailing, through the set sender, once', async () => {
+    const f = await fixture('Legacy job');
+    const before = smtp.received.length;
+    const id = await scheduleMailing(f, 'Legacy', '<p>from before sets</p>');
+    // A deployment's database as it was before sets: no send row, one job per mailing.
+    await api.sql`delete from mailing_sends where org_id = ${f.org.orgId} and mailing_id = ${id}`;
+    await api.sql`delete from graphile_worker._private_jobs j using graphile_worker._private_tasks t
+                   where t.id = j.task_id and t.identifier = ${SEND_MAILINGS_TASK} and (j.payload->>'orgId')::bigint = ${f.org.orgId}`;
+    await api.sql`select graphile_worker.add_job(${SEND_MAILING_TASK}, ${api.sql.json({ orgId: f.org.orgId, mailingId: id })}::json,
+                    run_at => ${clock.now().toISOString()}::timestamptz, job_key => ${`${SEND_MAILING_TASK}:${f.org.orgId}:${id}`})`;
+    expect((await untilState(f.org, id, 'delivered')).errorReason).toBeNull();
+    await sendsSettled(api);
+    expect(smtp.received.length).toBe(before + 1);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import type postgres from 'postgres';
-import { localTransport, SEND_MAILING_TASK, smtpSettingsOf, smtpTransport, type TransportFactory } from '../../runtime/mail/index.js';
+import { localTransport, SEND_MAILING_TASK, SEND_MAILINGS_TASK, smtpSettingsOf, smtpTransport, type TransportFactory } from '../../runtime/mail/index.js';
 import type { TestApi } from './api.js';
 import { loopbackMailServers } from './mail-servers.js';
 import type { SimulatedClock } from './sequences.js';
@@ -30,17 +30,20 @@ export interface TestSmtpServer {
   readonly logins: string[];
   /** TCP connections accepted so far: none, for a server the address rule refused. */
   readonly connections: number;
-  /** What the next messages get; 'accept' by default. */
-  answer: (message: ReceivedMessage) => SmtpAnswer;
+  /** Connections open now. */
+  readonly openConnections: number;
+  /** What the next messages get; 'accept' by default. A promise holds the answer until it settles (a server that is slow to answer). */
+  answer: (message: ReceivedMessage) => SmtpAnswer | Promise<SmtpAnswer>;
   close(): Promise<void>;
 }
 
 export async function startSmtpServer(options: { username?: string; password?: string; banner?: string } = {}): Promise<TestSmtpServer> {
   const received: ReceivedMessage[] = [];
   const logins: string[] = [];
-  const state: { answer: (message: ReceivedMessage) => SmtpAnswer } = { answer: () => 'accept' };
+  const state: { answer: (message: ReceivedMessage) => SmtpAnswer | Promise<SmtpAnswer> } = { answer: () => 'accept' };
   const address = (a: SMTPServerAddress | false) => (a ? a.address : '');
   let connections = 0;
+  let open = 0;
   const server = new SMTPServer({
     ...(options.banner !== undefined && { banner: options.banner }),
     // Plain SMTP on loopback: no STARTTLS offered, logins allowed without TLS.
@@ -59,17 +62,20 @@ export async function startSmtpServer(options: { username?: string; password?: s
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const message = { from: address(session.envelope.mailFrom), to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') };
-        const answer = state.answer(message);
-        if (answer === 'accept') {
-          received.push(message);
-          return callback(null, 'OK: queued as test');
-        }
-        return callback(Object.assign(new Error(answer.message), { responseCode: answer.code }));
+        void Promise.resolve(state.answer(message)).then((answer) => {
+          if (answer === 'accept') {
+            received.push(message);
+            return callback(null, 'OK: queued as test');
+          }
+          return callback(Object.assign(new Error(answer.message), { responseCode: answer.code }));
+        });
       });
     },
   });
-  server.server.on('connection', () => {
+  server.server.on('connection', (socket: import('node:net').Socket) => {
     connections += 1;
+    open += 1;
+    socket.on('close', () => (open -= 1));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
@@ -79,6 +85,9 @@ export async function startSmtpServer(options: { username?: string; password?: s
     logins,
     get connections() {
       return connections;
+    },
+    get openConnections() {
+      return open;
     },
     get answer() {
       return state.answer;
@@ -90,21 +99,28 @@ export async function startSmtpServer(options: { username?: string; password?: s
   };
 }
 
+const SEND_TASKS = [SEND_MAILINGS_TASK, SEND_MAILING_TASK];
+
 /** Makes the send jobs due by the simulated clock runnable now (see releaseDueSteps). */
 export async function releaseDueSends(api: TestApi, clock: SimulatedClock): Promise<number> {
   const released = await api.sql`
     update graphile_worker._private_jobs j set run_at = now()
       from graphile_worker._private_tasks t
-     where t.id = j.task_id and t.identifier = ${SEND_MAILING_TASK} and j.run_at <= ${clock.now().toISOString()}::timestamptz and j.run_at > now()`;
+     where t.id = j.task_id and t.identifier in ${api.sql(SEND_TASKS)} and j.run_at <= ${clock.now().toISOString()}::timestamptz and j.run_at > now()`;
   return released.count;
 }
 
-/** Pending send jobs: their run-at times by mailing id. */
+/**
+ * Sends waiting (mailing_sends not being delivered): their due times by mailing id, for those
+ * with a sender job of their org at or before that time to send them.
+ */
 export async function pendingSends(api: TestApi): Promise<Map<number, string>> {
-  const rows = await api.sql<{ mailing: string; run_at: Date }[]>`
-    select j.payload->>'mailingId' as mailing, j.run_at from graphile_worker._private_jobs j
-      join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = ${SEND_MAILING_TASK} and j.locked_at is null`;
-  return new Map(rows.map((r) => [Number(r.mailing), r.run_at.toISOString()]));
+  const rows = await api.sql<{ mailing: string; due_at: Date }[]>`
+    select s.mailing_id as mailing, s.due_at from mailing_sends s
+     where s.claimed_by is null and exists (
+       select 1 from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
+        where t.identifier = ${SEND_MAILINGS_TASK} and (j.payload->>'orgId')::bigint = s.org_id and j.run_at < s.due_at + interval '1 second' and j.locked_at is null)`;
+  return new Map(rows.map((r) => [Number(r.mailing), r.due_at.toISOString()]));
 }
 
 /** Until no send job is due or running. */
@@ -112,7 +128,7 @@ export async function sendsSettled(api: TestApi): Promise<void> {
   await until('due send jobs to have run', async () => {
     const [row] = await api.sql<{ n: number }[]>`
       select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
-       where t.identifier = ${SEND_MAILING_TASK} and (j.run_at <= now() or j.locked_at is not null) and j.attempts < j.max_attempts`;
+       where t.identifier in ${api.sql(SEND_TASKS)} and (j.run_at <= now() or j.locked_at is not null) and j.attempts < j.max_attempts`;
     return row!.n === 0 ? true : undefined;
   });
 }
@@ -129,11 +145,12 @@ export function decodeQuotedPrintable(text: string): string {
 /**
  * Transports for tests: a mailbox's own SMTP settings, sent to 127.0.0.1 whatever host they
  * name (mailboxes name an outside host, which no test may reach), through the address rule
- * with 127.0.0.1 allowed; else the local transport.
+ * with 127.0.0.1 allowed, over the worker's pools when it has them; else the local transport.
  */
 export function loopbackTransports(sql: postgres.Sql, clock: () => Date): TransportFactory {
-  return (mailbox) => {
+  const local = localTransport(sql, clock);
+  return (mailbox, pools) => {
     const settings = smtpSettingsOf(mailbox);
-    return settings ? smtpTransport({ ...settings, host: '127.0.0.1' }, loopbackMailServers) : localTransport(sql, clock);
+    return settings ? smtpTransport({ ...settings, host: '127.0.0.1' }, loopbackMailServers, pools) : local;
   };
 }

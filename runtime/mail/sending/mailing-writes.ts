@@ -1,14 +1,14 @@
 import type { WriteEffects, WrittenRecord } from '../../engine/index.js';
 import { LIVE_STATES } from '../../sequences/steps.js';
-import { cancelSends, scheduleSends, sendDueAt } from './send-jobs.js';
+import { scheduleSends, sendDueAt, unscheduleSends } from './send-queue.js';
 
 /**
  * What a written set of mailings sets in motion, whoever wrote it (POST /mailings, a sequence's
  * auto_email step, a task's deliver, the send job itself):
- * - a mailing `scheduled` (created so, moved to it, or given a new scheduledAt or retryAt) gets
- *   its send job at that time, replacing any pending one;
- * - one that leaves `scheduled` for anything but `delivering` (the send job taking it), or is
- *   deleted while scheduled, loses its job;
+ * - a mailing `scheduled` (created so, moved to it, or given a new scheduledAt or retryAt) is a
+ *   send due at that time (send-queue.ts), replacing any earlier one;
+ * - one that leaves `scheduled` or `delivering` for anything but the other (the sender taking
+ *   it, or a retry), or is deleted, loses its send;
  * - a bounce moves the mailing's sequence state, while it is live, to `bounced`, which removes
  *   its pending step (runtime/sequences/scheduling.ts);
  * - a delivery completes the e-mail task waiting for it (`in progress` since its deliver action),
@@ -29,19 +29,17 @@ async function rescheduleSends(written: readonly WrittenRecord[], effects: Write
     (w) =>
       w.kind !== 'delete' && w.row.state === 'scheduled' && (w.kind === 'create' || w.changed.has('state') || w.changed.has('scheduledAt') || w.changed.has('retryAt')),
   );
-  const stopping = written.filter((w) =>
-    w.kind === 'delete'
-      ? w.row.state === 'scheduled'
-      : w.changed.has('state') && w.previous?.state === 'scheduled' && w.row.state !== 'scheduled' && w.row.state !== 'delivering',
-  );
-  await cancelSends(
+  const sending = (state: unknown) => state === 'scheduled' || state === 'delivering';
+  const stopping = written.filter((w) => (w.kind === 'delete' ? sending(w.row.state) : w.changed.has('state') && sending(w.previous?.state) && !sending(w.row.state)));
+  await unscheduleSends(
     effects.tx,
+    effects.orgId,
     stopping.map((w) => Number(w.row.id)),
   );
   await scheduleSends(
     effects.tx,
     effects.orgId,
-    starting.map((w) => ({ mailingId: Number(w.row.id), runAt: sendDueAt(w.row, effects.now) })),
+    starting.map((w) => ({ mailingId: Number(w.row.id), dueAt: sendDueAt(w.row, effects.now) })),
   );
 }
 

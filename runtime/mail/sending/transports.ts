@@ -3,7 +3,8 @@ import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type postgres from 'postgres';
 import type { Row } from '../../engine/render.js';
 import { orgScopedTransaction } from '../../tenancy/index.js';
-import { mailServerAddress, type MailServerRule } from '../server-address.js';
+import { mailServerAddress, type MailServerAddress, type MailServerRule } from '../server-address.js';
+import type { SmtpPools } from './smtp-pools.js';
 
 /**
  * Where messages go. A mailbox with `smtpHost` sends through its own server (`smtpPort`,
@@ -11,7 +12,11 @@ import { mailServerAddress, type MailServerRule } from '../server-address.js';
  * deployment's default: SMTP_URL when set, else the local transport, which keeps the whole
  * MIME message in PostgreSQL (mail_messages) and accepts it, so a deployment without a mail
  * server loses nothing. Every transport composes the message with nodemailer. A mailbox's own
- * server is a host its tenant names: it is checked (server-address.ts) before each connection.
+ * server is a host its tenant names: it is checked (server-address.ts) before it is connected to.
+ *
+ * Given the worker's SmtpPools, SMTP transports send over pooled connections, one pool per
+ * endpoint (smtp-pools.ts); without (testSend, invitations: one message now and then), each
+ * message has a connection of its own, closed after it.
  */
 
 export interface Address {
@@ -45,6 +50,11 @@ export interface MailTransport {
    * or with MailServerRefused when the mailbox's server may not be connected to.
    */
   send(message: OutgoingMessage): Promise<SentMessage>;
+  /**
+   * Many messages at once, for a transport that does that better than one by one (the local
+   * one: one insert for the set). Each message settles on its own, as `send` would.
+   */
+  sendSet?(messages: readonly OutgoingMessage[]): Promise<PromiseSettledResult<SentMessage>[]>;
 }
 
 /** The SMTP settings of a mailbox, read from its row. */
@@ -56,8 +66,12 @@ export interface SmtpSettings {
   readonly ssl: boolean;
 }
 
-/** The transport for a mailbox's messages; null: the deployment's default (invitations). */
-export type TransportFactory = (mailbox: Row | null) => MailTransport;
+/**
+ * The transport for a mailbox's messages; null: the deployment's default (invitations). Given
+ * `pools`, SMTP transports take their connections from them. The sender asks once per mailbox
+ * and set, so a transport may keep what it looked up (the checked address) for its messages.
+ */
+export type TransportFactory = (mailbox: Row | null, pools?: SmtpPools) => MailTransport;
 
 /** A mailbox's own SMTP settings, when it has `smtpHost`. */
 export function smtpSettingsOf(mailbox: Row | null): SmtpSettings | undefined {
@@ -96,28 +110,40 @@ async function sendAndClose(transport: Transporter<SMTPTransport.SentMessageInfo
   }
 }
 
+async function sendOn(transport: Transporter<{ response: string }>, message: OutgoingMessage): Promise<SentMessage> {
+  const info = await transport.sendMail(mailOptions(message));
+  return { response: info.response };
+}
+
+/** nodemailer's options for a mailbox's server at its checked address. */
+function smtpOptions(settings: SmtpSettings, server: MailServerAddress): SMTPTransport.Options {
+  return {
+    host: server.address,
+    ...(settings.port !== null && { port: settings.port }),
+    secure: settings.ssl,
+    ...(server.servername !== undefined && { tls: { servername: server.servername } }),
+    ...(settings.username !== null && { auth: { user: settings.username, pass: settings.password ?? '' } }),
+    connectionTimeout: SMTP_TIMEOUT_MS,
+    greetingTimeout: SMTP_TIMEOUT_MS,
+    socketTimeout: SMTP_TIMEOUT_MS,
+    // nodemailer logs nothing unless told to; it is never told to, so no credential reaches a log.
+    logger: false,
+  };
+}
+
 /**
- * A transport to a mailbox's SMTP server. Each send resolves and checks the host first and
- * connects to the checked address, so no later lookup (DNS rebinding) can send it elsewhere;
- * the certificate is still checked against the host's name.
+ * A transport to a mailbox's SMTP server. Its first send resolves and checks the host, and
+ * every connection goes to that checked address, so no later lookup (DNS rebinding) can send
+ * it elsewhere; the certificate is still checked against the host's name. With `pools`, the
+ * connections are the pool's for that address, port and login.
  */
-export function smtpTransport(settings: SmtpSettings, servers: MailServerRule): MailTransport {
+export function smtpTransport(settings: SmtpSettings, servers: MailServerRule, pools?: SmtpPools): MailTransport {
+  let checked: Promise<MailServerAddress> | undefined;
   return {
     async send(message) {
-      const server = await mailServerAddress('smtpHost', settings.host, servers);
-      const transport = nodemailer.createTransport({
-        host: server.address,
-        ...(settings.port !== null && { port: settings.port }),
-        secure: settings.ssl,
-        ...(server.servername !== undefined && { tls: { servername: server.servername } }),
-        ...(settings.username !== null && { auth: { user: settings.username, pass: settings.password ?? '' } }),
-        connectionTimeout: SMTP_TIMEOUT_MS,
-        greetingTimeout: SMTP_TIMEOUT_MS,
-        socketTimeout: SMTP_TIMEOUT_MS,
-        // nodemailer logs nothing unless told to; it is never told to, so no credential reaches a log.
-        logger: false,
-      });
-      return sendAndClose(transport, message);
+      checked ??= mailServerAddress('smtpHost', settings.host, servers);
+      const options = smtpOptions(settings, await checked);
+      return pools ? sendOn(pools.transport(options), message) : sendAndClose(nodemailer.createTransport(options), message);
     },
   };
 }
@@ -127,9 +153,9 @@ export function smtpTransport(settings: SmtpSettings, servers: MailServerRule): 
  * Not checked against the address rule: the operator sets it, so it is configuration, not a
  * tenant's input, and is often a relay on the operator's own network.
  */
-export function smtpUrlTransport(url: string): MailTransport {
+export function smtpUrlTransport(url: string, pools?: SmtpPools): MailTransport {
   return {
-    send: (message) => sendAndClose(nodemailer.createTransport(url), message),
+    send: (message) => (pools ? sendOn(pools.transport({ url }), message) : sendAndClose(nodemailer.createTransport(url), message)),
   };
 }
 
@@ -141,35 +167,68 @@ export async function composeMime(message: OutgoingMessage): Promise<string> {
 }
 
 /**
- * The local transport: the composed message is stored in mail_messages, in the org's own
- * transaction, and counts as accepted.
+ * The local transport: the composed messages are stored in mail_messages, in the org's own
+ * transaction, one insert for a set, and count as accepted.
  */
 export function localTransport(sql: postgres.Sql, clock: () => Date): MailTransport {
+  const sendSet = async (messages: readonly OutgoingMessage[]): Promise<PromiseSettledResult<SentMessage>[]> => {
+    if (messages.length === 0) return [];
+    const raws = await Promise.all(messages.map(composeMime));
+    try {
+      const ids = await storeMessages(sql, messages, raws, clock());
+      return ids.map((id) => ({ status: 'fulfilled', value: { response: `250 stored locally as mail message ${id}` } }));
+    } catch (reason) {
+      return messages.map(() => ({ status: 'rejected', reason }));
+    }
+  };
   return {
     async send(message) {
-      const raw = await composeMime(message);
-      const id = await storeMessage(sql, message, raw, clock());
-      return { response: `250 stored locally as mail message ${id}` };
+      const [result] = await sendSet([message]);
+      if (result!.status === 'rejected') throw result!.reason;
+      return result!.value;
     },
+    sendSet,
   };
 }
 
-async function storeMessage(sql: postgres.Sql, message: OutgoingMessage, raw: string, now: Date): Promise<number> {
-  return orgScopedTransaction(sql, message.orgId, async (tx) => {
-    const [row] = await tx.unsafe<{ id: string }[]>(
+/** Stores the messages of one org, one statement; their ids in the same order. */
+async function storeMessages(sql: postgres.Sql, messages: readonly OutgoingMessage[], raws: readonly string[], now: Date): Promise<number[]> {
+  const orgId = messages[0]!.orgId;
+  if (messages.some((m) => m.orgId !== orgId)) throw new Error('the local transport stores one org’s messages at a time');
+  return orgScopedTransaction(sql, orgId, async (tx) => {
+    const rows = await tx.unsafe<{ id: string; n: string }[]>(
       `insert into mail_messages (org_id, mailing_id, envelope_from, envelope_to, message_id, subject, raw, stored_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8) returning id`,
-      [message.orgId, message.mailingId, message.from.address, [message.to.address], message.messageId, message.subject, raw, now.toISOString()] as never[],
+       select $1, m, f, array[t], i, s, r, $8
+         from unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) with ordinality as x(m, f, t, i, s, r, n)
+        order by n
+       returning id`,
+      [
+        orgId,
+        messages.map((m) => m.mailingId),
+        messages.map((m) => m.from.address),
+        messages.map((m) => m.to.address),
+        messages.map((m) => m.messageId),
+        messages.map((m) => m.subject),
+        raws,
+        now.toISOString(),
+      ] as never[],
       { prepare: true },
     );
-    return Number(row!.id);
+    return rows.map((r) => Number(r.id));
   });
 }
 
-/** Whether the local transport holds a message with this Message-ID (a send interrupted after storing it). */
-export async function storedLocally(tx: postgres.TransactionSql | postgres.ReservedSql, orgId: number, messageId: string): Promise<boolean> {
-  const rows = await tx.unsafe(`select 1 from mail_messages where org_id = $1 and message_id = $2 limit 1`, [orgId, messageId], { prepare: true });
-  return rows.length > 0;
+/** Which of these Message-IDs the local transport holds (sends interrupted after storing them). */
+export async function storedLocally(tx: postgres.TransactionSql | postgres.ReservedSql, orgId: number, messageIds: readonly string[]): Promise<Set<string>> {
+  if (messageIds.length === 0) return new Set();
+  const rows = await tx.unsafe<{ message_id: string }[]>(
+    `select distinct message_id from mail_messages where org_id = $1 and message_id = any($2::text[])`,
+    [orgId, messageIds] as never[],
+    {
+      prepare: true,
+    },
+  );
+  return new Set(rows.map((r) => r.message_id));
 }
 
 export interface DefaultTransportOptions {
@@ -181,12 +240,13 @@ export interface DefaultTransportOptions {
   readonly mailServers: MailServerRule;
 }
 
-/** The transports of a deployment: the mailbox's SMTP server, else SMTP_URL, else local. */
+/** The transports of a deployment: the mailbox's SMTP server, else SMTP_URL, else local (one for all, so a set is one insert). */
 export function defaultTransports(options: DefaultTransportOptions): TransportFactory {
-  return (mailbox) => {
+  const local = localTransport(options.sql, options.clock);
+  return (mailbox, pools) => {
     const own = smtpSettingsOf(mailbox);
-    if (own) return smtpTransport(own, options.mailServers);
-    if (options.smtpUrl) return smtpUrlTransport(options.smtpUrl);
-    return localTransport(options.sql, options.clock);
+    if (own) return smtpTransport(own, options.mailServers, pools);
+    if (options.smtpUrl) return smtpUrlTransport(options.smtpUrl, pools);
+    return local;
   };
 }
