@@ -18,7 +18,7 @@
 import { serve } from '@hono/node-server';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type postgres from 'postgres';
-import { descriptors } from '../generated/routes/index.js';
+import { descriptors } from '../generated/resources/index.js';
 import { bearerAuthentication, type AuthEnv } from '../runtime/auth/index.js';
 import { connectDatabase } from '../runtime/db/client.js';
 import { loadCursorSecret } from '../runtime/db/settings.js';

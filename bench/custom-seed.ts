@@ -1,7 +1,7 @@
 // Seeds the custom-object data set: in every org, a `booking` object defined through the
 // definitions service (which assigns its storage slots), then its records in bulk SQL into
 // custom_object_records, in the slots the definitions name, each pointing at a prospect of its org.
-import { descriptors } from '../generated/routes/index.js';
+import { descriptors } from '../generated/resources/index.js';
 import type { CreatedOrg } from '../runtime/admin/index.js';
 import { createDefinition, type StoredDefinition } from '../runtime/custom-objects/definitions.js';
 import { connectDatabase } from '../runtime/db/client.js';

@@ -45,8 +45,8 @@ async function listGenerated(root: string): Promise<Map<string, string>> {
 export async function generate(root: string): Promise<GeneratedFiles> {
   const model = loadModel(await readSchemaFiles(root));
   const templates = {
-    route: await readFile(join(here, 'templates/route.hbs'), 'utf8'),
-    routesIndex: await readFile(join(here, 'templates/routes-index.hbs'), 'utf8'),
+    resourceModule: await readFile(join(here, 'templates/resource-module.hbs'), 'utf8'),
+    resourcesIndex: await readFile(join(here, 'templates/resources-index.hbs'), 'utf8'),
   };
   return emitAll(model, templates);
 }

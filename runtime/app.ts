@@ -4,7 +4,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
-import { descriptors, modules } from '../generated/routes/index.js';
+import { descriptors, modules } from '../generated/resources/index.js';
 import generatedSchema from '../generated/schema.json' with { type: 'json' };
 import { appInstallRoutes } from './apps/index.js';
 import { bearerAuthentication, bearerToken, lookupToken, TokenCache } from './auth/index.js';
@@ -29,8 +29,8 @@ import { ApiError, errorResponse, internalError, jsonApi, jsonApiMediaType, payl
 import { oauthRoutes } from './oauth/index.js';
 import { createTrackingSigner, loggablePath, trackingRoutes, type HitBuffer } from './mail/tracking/index.js';
 import type { OpenApiDocument } from './openapi/index.js';
-import { standardBehaviours } from './resources/index.js';
-import { standardRecordWriter } from './resources/record-writer.js';
+import { standardBehaviours } from './behaviours/index.js';
+import { standardRecordWriter } from './behaviours/standard-writer.js';
 import { requestRateLimit, type RequestRateLimiter } from './ratelimit/index.js';
 
 export interface AppDependencies {

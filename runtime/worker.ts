@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Logger as WorkerLogger, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
-import { descriptors } from '../generated/routes/index.js';
+import { descriptors } from '../generated/resources/index.js';
 import { deliverLifecycleTask, LIFECYCLE_TASK } from './apps/lifecycle.js';
 import { BULK_CRONTAB, bulkTasks } from './bulk/index.js';
 import { complianceTasks, type ComplianceFaults } from './compliance/index.js';
@@ -25,13 +25,13 @@ import {
   SmtpPools,
   type TransportFactory,
 } from './mail/index.js';
-import { standardBehaviours } from './resources/index.js';
+import { standardBehaviours } from './behaviours/index.js';
 import { PURGE_REQUEST_COUNTS_TASK, purgeRequestCountsTask, RATE_LIMIT_CRONTAB } from './ratelimit/index.js';
 import { sequenceTasks } from './sequences/index.js';
 import type { Config } from './config.js';
 import { connectDatabase } from './db/client.js';
 import type { RecordWriter } from './engine/index.js';
-import { standardRecordWriter } from './resources/record-writer.js';
+import { standardRecordWriter } from './behaviours/standard-writer.js';
 import { deliverWebhookTask } from './webhooks/deliver-task.js';
 import { DELIVER_WEBHOOK_TASK } from './webhooks/delivery-job.js';
 import { PURGE_WEBHOOK_ATTEMPTS_TASK, purgeWebhookAttemptsTask, WEBHOOK_CRONTAB } from './webhooks/purge-task.js';

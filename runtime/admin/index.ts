@@ -1,8 +1,8 @@
 import type postgres from 'postgres';
-import { descriptors } from '../../generated/routes/index.js';
+import { descriptors } from '../../generated/resources/index.js';
 import { hashToken, newAccessToken } from '../auth/index.js';
 import { changesOfAttributes, SERVICE_ACTOR, type RecordWriter } from '../engine/index.js';
-import { standardRecordWriter } from '../resources/record-writer.js';
+import { standardRecordWriter } from '../behaviours/standard-writer.js';
 import { enterOrg, leaveOrg, type Transaction } from '../tenancy/index.js';
 import { AdminError, knownScopes, requireOrg } from '../operator/index.js';
 

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { descriptors } from '../../generated/routes/index.js';
+import { descriptors } from '../../generated/resources/index.js';
 import type { ApiEnv, Behaviours } from '../engine/index.js';
 import { renderResource, type ResourceObject, type Row } from '../engine/render.js';
 import { urlBase, viewerOf } from '../engine/responses.js';

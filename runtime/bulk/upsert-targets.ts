@@ -1,4 +1,4 @@
-import { modules } from '../../generated/routes/index.js';
+import { modules } from '../../generated/resources/index.js';
 import type { OrgCustomObjects } from '../custom-objects/registry.js';
 import type { BodyValidator, ResourceDescriptor } from '../engine/index.js';
 import type { ResourceCatalog } from '../engine/records.js';

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
-import { descriptors } from '../../generated/routes/index.js';
+import { descriptors } from '../../generated/resources/index.js';
 import { defineCustomObject } from '../custom-objects/definitions.js';
 import { ApiError } from '../jsonapi/index.js';
 import { pino } from 'pino';

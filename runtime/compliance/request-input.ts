@@ -1,4 +1,4 @@
-import { descriptors } from '../../generated/routes/index.js';
+import { descriptors } from '../../generated/resources/index.js';
 import { badRequest, conflict, forbidden, isObject, pointerSegment, validationError, type FieldError } from '../jsonapi/index.js';
 
 /** A deletion request as SPEC.md's create names it (snake_case attributes, all required). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
 import type postgres from 'postgres';
-import { descriptors } from '../../generated/routes/index.js';
+import { descriptors } from '../../generated/resources/index.js';
 import { requireScope } from '../auth/index.js';
 import type { ApiEnv, RecordWriter } from '../engine/index.js';
 import { actorOf } from '../engine/responses.js';

@@ -6,7 +6,7 @@ import type { CreateOperation, UpdateOperation, WriteOperation, WriteOutcome } f
 
 /**
  * What a resource does beyond storing what clients send: values the service maintains and
- * actions. Behaviours live in runtime/resources/, keyed by type; a resource without one is
+ * actions. Behaviours live in runtime/behaviours/, keyed by type; a resource without one is
  * plain storage. Behaviours speak attribute names, never SQL.
  */
 export interface ResourceBehaviour {

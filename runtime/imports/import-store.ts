@@ -1,5 +1,5 @@
 import { changesByName } from '../engine/record-rules.js';
-import { descriptors } from '../../generated/routes/index.js';
+import { descriptors } from '../../generated/resources/index.js';
 import type { Actor, RecordWriter } from '../engine/index.js';
 import { enqueueJobs } from '../jobs/enqueue.js';
 import type { Transaction } from '../tenancy/index.js';

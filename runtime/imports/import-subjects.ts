@@ -1,4 +1,4 @@
-import { modules } from '../../generated/routes/index.js';
+import { modules } from '../../generated/resources/index.js';
 import type { AttributeDescriptor, BodyValidator, ResourceDescriptor } from '../engine/index.js';
 
 /**

@@ -1,4 +1,4 @@
-import { descriptors } from '../../generated/routes/index.js';
+import { descriptors } from '../../generated/resources/index.js';
 import { allScopes } from '../auth/index.js';
 import { CUSTOM_OBJECT_SCOPE } from '../custom-objects/descriptor.js';
 import type { Transaction } from '../tenancy/index.js';

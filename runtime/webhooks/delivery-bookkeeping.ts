@@ -1,4 +1,4 @@
-import { descriptors } from '../../generated/routes/index.js';
+import { descriptors } from '../../generated/resources/index.js';
 import { changesOfAttributes, SERVICE_ACTOR, type RecordWriter } from '../engine/index.js';
 import { enqueueJobs, runAtAfter } from '../jobs/enqueue.js';
 import type { Transaction } from '../tenancy/index.js';

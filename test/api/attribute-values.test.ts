@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { descriptors } from '../../generated/routes/index.js';
+import { descriptors } from '../../generated/resources/index.js';
 import { createUser as createUserAsOperator } from '../../runtime/admin/index.js';
 import type { StartedWorker } from '../../runtime/worker.js';
 import { startTestApi, type ApiResponse, type TestApi } from '../helpers/api.js';

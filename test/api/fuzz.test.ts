@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { descriptors } from '../../generated/routes/index.js';
+import { descriptors } from '../../generated/resources/index.js';
 import { definitionOf } from '../../runtime/custom-objects/definitions.js';
 import { customObjectDescriptor } from '../../runtime/custom-objects/descriptor.js';
 import { connectDatabase } from '../../runtime/db/client.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { descriptors } from '../../generated/routes/index.js';
+import { descriptors } from '../../generated/resources/index.js';
 import { orgScopedTransaction } from '../../runtime/tenancy/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 

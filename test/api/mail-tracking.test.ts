@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTrackingSecret } from '../../runtime/db/settings.js';
 import { SERVICE_ACTOR } from '../../runtime/engine/index.js';
 import { createTrackingSigner, trackingTransform, TRANSPARENT_GIF, type TrackingSigner } from '../../runtime/mail/tracking/index.js';
-import { standardRecordWriter } from '../../runtime/resources/record-writer.js';
+import { standardRecordWriter } from '../../runtime/behaviours/standard-writer.js';
 import { orgScopedTransaction } from '../../runtime/tenancy/index.js';
 import type { StartedWorker } from '../../runtime/worker.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';

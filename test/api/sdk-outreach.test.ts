@@ -3,7 +3,7 @@ import { initOutreachSDK, type OutreachSDK } from '@opensdks/sdk-outreach';
 import diagnostics from 'node:diagnostics_channel';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { descriptors } from '../../generated/routes/index.js';
+import { descriptors } from '../../generated/resources/index.js';
 import type { ResourceDescriptor, ToOneDescriptor } from '../../runtime/model/descriptor.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { createSampleRecord, sampleAttributes } from '../helpers/samples.js';

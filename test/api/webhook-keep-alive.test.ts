@@ -1,8 +1,8 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { descriptors } from '../../generated/routes/index.js';
+import { descriptors } from '../../generated/resources/index.js';
 import { changesOfAttributes, SERVICE_ACTOR } from '../../runtime/engine/index.js';
-import { standardRecordWriter } from '../../runtime/resources/record-writer.js';
+import { standardRecordWriter } from '../../runtime/behaviours/standard-writer.js';
 import { orgScopedTransaction } from '../../runtime/tenancy/index.js';
 import { startWorker, type StartedWorker } from '../../runtime/worker.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';

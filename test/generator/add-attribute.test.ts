@@ -17,8 +17,8 @@ import { runMigrations } from '../../runtime/db/migrate.js';
 import { createResourceEngine, type ApiEnv, type ResourceDescriptor } from '../../runtime/engine/index.js';
 import { mountResources } from '../../runtime/engine/routes.js';
 import { ApiError, errorResponse } from '../../runtime/jsonapi/index.js';
-import { standardBehaviours } from '../../runtime/resources/index.js';
-import { standardRecordWriter } from '../../runtime/resources/record-writer.js';
+import { standardBehaviours } from '../../runtime/behaviours/index.js';
+import { standardRecordWriter } from '../../runtime/behaviours/standard-writer.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { importGenerate } from './import-generate.js';
 
@@ -143,8 +143,8 @@ describe('migrated and served', () => {
     sql = connectDatabase(database.url, { max: 4 });
     org = await createOrg(sql, { name: 'Pronouns org' });
 
-    const { descriptors } = await importFromCopy<typeof import('../../generated/routes/index.js')>('generated/routes/index.ts');
-    const { prospectModule } = await importFromCopy<typeof import('../../generated/routes/prospect.js')>('generated/routes/prospect.ts');
+    const { descriptors } = await importFromCopy<typeof import('../../generated/resources/index.js')>('generated/resources/index.ts');
+    const { prospectModule } = await importFromCopy<typeof import('../../generated/resources/prospect.js')>('generated/resources/prospect.ts');
     const engine = createResourceEngine({
       sql,
       descriptors,

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { descriptors } from '../../generated/routes/index.js';
+import { descriptors } from '../../generated/resources/index.js';
 import type { ActionDescriptor, AttributeDescriptor, ParamSchema, ResourceDescriptor, ToOneDescriptor } from '../../runtime/model/descriptor.js';
 import schemaDocument from '../../generated/schema.json' with { type: 'json' };
 import type { TestApi } from './api.js';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { descriptors } from '../../generated/routes/index.js';
+import { descriptors } from '../../generated/resources/index.js';
 import { BULK_ACTIONS } from '../../runtime/bulk/actions/definitions.js';
 import { checkDeclaredActions, collectionActionProblems } from '../../runtime/declared-actions.js';
 import type { ResourceDescriptor } from '../../runtime/model/descriptor.js';

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono';
 import type postgres from 'postgres';
-import { descriptors } from '../../../generated/routes/index.js';
+import { descriptors } from '../../../generated/resources/index.js';
 import { requireScope } from '../../auth/index.js';
 import { actionOperation, type ApiEnv, type Behaviours, type RecordWriter, type UpdateChanges } from '../../engine/index.js';
 import type { Row } from '../../engine/render.js';
@@ -33,7 +33,7 @@ export interface ActionRouteOptions {
  * confirm and cancel actions with what they start and stop.
  *
  * Mounted ahead of the resource routes: the batch resource declares confirm and cancel (their
- * state rules are runtime/resources/batch.ts, applied through the record writer like any
+ * state rules are runtime/behaviours/batch.ts, applied through the record writer like any
  * action), and these routes serve them with their effects beyond the batch row, in the same
  * transaction: charging the daily allowance and enqueuing the chunk jobs, or skipping the items.
  */

@@ -1,4 +1,4 @@
-import { descriptors, modules } from '../../../generated/routes/index.js';
+import { descriptors, modules } from '../../../generated/resources/index.js';
 import { createCatalog, type BodyValidator, type ResourceCatalog, type ResourceDescriptor } from '../../engine/index.js';
 import type { OrgCustomObjectsSource } from '../upsert-targets.js';
 import type { Subject } from './definitions.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
 import type postgres from 'postgres';
-import { descriptors } from '../../../generated/routes/index.js';
+import { descriptors } from '../../../generated/resources/index.js';
 import { requireScope } from '../../auth/index.js';
 import { recordResponder } from '../../bulk/batch-response.js';
 import { SERVICE_ACTOR, type ApiEnv, type Behaviours, type RecordWriter } from '../../engine/index.js';

@@ -1,4 +1,4 @@
-import { descriptors } from '../../../generated/routes/index.js';
+import { descriptors } from '../../../generated/resources/index.js';
 import type { WriteEffects, WriteOperation } from '../../engine/index.js';
 import type { Row } from '../../engine/render.js';
 import { quoteIdent } from '../../model/sql-text.js';

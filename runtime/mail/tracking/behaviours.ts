@@ -1,4 +1,4 @@
-import { descriptors } from '../../../generated/routes/index.js';
+import { descriptors } from '../../../generated/resources/index.js';
 import { changesByName, type Behaviours, type ResourceBehaviour, type WriteEffects, type WriteOperation, type WrittenRecord } from '../../engine/index.js';
 import { LIVE_STATES } from '../../sequences/steps.js';
 

@@ -1,7 +1,7 @@
 import type { Task } from 'graphile-worker';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
-import { descriptors } from '../../../generated/routes/index.js';
+import { descriptors } from '../../../generated/resources/index.js';
 import { changesByName, SERVICE_ACTOR, type RecordWriter, type UpdateOperation } from '../../engine/index.js';
 import { enqueueJobs } from '../../jobs/enqueue.js';
 import { orgScopedTransaction, retryingOnConflict, type Transaction } from '../../tenancy/index.js';

@@ -1,5 +1,5 @@
 import type postgres from 'postgres';
-import { descriptors } from '../../../generated/routes/index.js';
+import { descriptors } from '../../../generated/resources/index.js';
 import { changesByName, SERVICE_ACTOR, type RecordWriter, type UpdateOperation, type WriteEffects } from '../../engine/index.js';
 import type { Row } from '../../engine/render.js';
 import { relationshipAlias, toOnes } from '../../model/sql-text.js';

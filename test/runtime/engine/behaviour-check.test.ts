@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { descriptors } from '../../../generated/routes/index.js';
+import { descriptors } from '../../../generated/resources/index.js';
 import { checkBehaviours, declaredChanges } from '../../../runtime/engine/behaviour-check.js';
 import type { ActionHandler, ResourceBehaviour } from '../../../runtime/engine/behaviour.js';
 import type { ResourceDescriptor } from '../../../runtime/model/descriptor.js';
-import { standardBehaviours } from '../../../runtime/resources/index.js';
+import { standardBehaviours } from '../../../runtime/behaviours/index.js';
 
 function attribute(name: string) {
   return { name, column: name, type: 'string', filterable: false, sortable: false, readOnly: false, required: false, search: false } as const;

@@ -1,6 +1,6 @@
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { descriptors } from '../../../generated/routes/index.js';
+import { descriptors } from '../../../generated/resources/index.js';
 import { createOrg } from '../../../runtime/admin/index.js';
 import { connectDatabase } from '../../../runtime/db/client.js';
 import {
@@ -12,7 +12,7 @@ import {
   type ResourceBehaviour,
   type WrittenRecord,
 } from '../../../runtime/engine/index.js';
-import { standardRecordWriter } from '../../../runtime/resources/record-writer.js';
+import { standardRecordWriter } from '../../../runtime/behaviours/standard-writer.js';
 import { orgScopedTransaction } from '../../../runtime/tenancy/index.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
 

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { descriptors } from '../../../generated/routes/index.js';
+import { descriptors } from '../../../generated/resources/index.js';
 import { createOrg } from '../../../runtime/admin/index.js';
 import { connectDatabase } from '../../../runtime/db/client.js';
 import { changesOfAttributes, SERVICE_ACTOR, type Changes, type RecordWriter, type WriteOperation, type WriteOutcome } from '../../../runtime/engine/index.js';
-import { standardRecordWriter } from '../../../runtime/resources/record-writer.js';
+import { standardRecordWriter } from '../../../runtime/behaviours/standard-writer.js';
 import { orgScopedTransaction } from '../../../runtime/tenancy/index.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
 import { actionFailed } from '../../../runtime/jsonapi/index.js';

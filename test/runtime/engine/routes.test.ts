@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { descriptors } from '../../../generated/routes/index.js';
+import { descriptors } from '../../../generated/resources/index.js';
 import { allowedMethods, resourceRoutes, type RouteShape } from '../../../runtime/engine/routes.js';
 
 const all = { list: true, get: true, create: true, update: true, delete: true };

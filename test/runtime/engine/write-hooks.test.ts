@@ -1,6 +1,6 @@
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { descriptors } from '../../../generated/routes/index.js';
+import { descriptors } from '../../../generated/resources/index.js';
 import { createOrg } from '../../../runtime/admin/index.js';
 import { connectDatabase } from '../../../runtime/db/client.js';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Row } from '../../../runtime/engine/render.js';
-import { taskBehaviour } from '../../../runtime/resources/task.js';
+import { taskBehaviour } from '../../../runtime/behaviours/task.js';
 
 /**
  * What each completing task action hands the sequence automation (its `effect`, seen by the

@@ -1,4 +1,4 @@
-import { descriptors } from '../../generated/routes/index.js';
+import { descriptors } from '../../generated/resources/index.js';
 import type { Behaviours } from '../engine/index.js';
 import { withMailTracking } from '../mail/tracking/index.js';
 import { withMailAutomation } from '../mail/index.js';

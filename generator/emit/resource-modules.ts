@@ -3,18 +3,18 @@ import type { ResourceModel, SchemaModel } from '../model.js';
 import { generatedHeader } from './header.js';
 
 /** Templates are compiled by the caller (cli.ts reads them); these only build view models. */
-export interface RouteTemplates {
-  readonly route: string;
-  readonly routesIndex: string;
+export interface ModuleTemplates {
+  readonly resourceModule: string;
+  readonly resourcesIndex: string;
 }
 
 function compileTemplate(source: string): HandlebarsTemplateDelegate {
   return Handlebars.compile(source, { noEscape: true, strict: true });
 }
 
-export function emitRoute(resource: ResourceModel, templates: RouteTemplates): string {
+export function emitResourceModule(resource: ResourceModel, templates: ModuleTemplates): string {
   const validatorNames = [...(resource.operations.create ? ['validateCreate'] : []), ...(resource.operations.update ? ['validateUpdate'] : [])];
-  return compileTemplate(templates.route)({
+  return compileTemplate(templates.resourceModule)({
     header: generatedHeader(resource.file),
     type: resource.type,
     validatorNames,
@@ -22,8 +22,8 @@ export function emitRoute(resource: ResourceModel, templates: RouteTemplates): s
   });
 }
 
-export function emitRoutesIndex(model: SchemaModel, templates: RouteTemplates): string {
-  return compileTemplate(templates.routesIndex)({
+export function emitResourcesIndex(model: SchemaModel, templates: ModuleTemplates): string {
+  return compileTemplate(templates.resourcesIndex)({
     header: generatedHeader('schema/'),
     resources: model.resources.map((r) => ({ type: r.type })),
   });

@@ -1,4 +1,4 @@
-import { descriptors } from '../../generated/routes/index.js';
+import { descriptors } from '../../generated/resources/index.js';
 import { customObjectRecordPresence } from '../custom-objects/registry.js';
 import { customObjectReferences } from '../custom-objects/references.js';
 import { createCatalog, createRecordWriter, referencesIndex, type RecordWriter } from '../engine/index.js';
