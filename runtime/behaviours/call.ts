@@ -1,6 +1,6 @@
 import { ApiError } from '../jsonapi/index.js';
 import type { ResourceBehaviour } from '../engine/index.js';
-import { touchPoints } from './touch-points.js';
+import { touchPoints } from '../mail/tracking/touch-points.js';
 
 /**
  * A call is linked to its task and leaves it unchanged, unless the task relationship carries

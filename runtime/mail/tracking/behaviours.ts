@@ -1,6 +1,7 @@
 import { descriptors } from '../../../generated/resources/index.js';
 import { changesByName, type Behaviours, type ResourceBehaviour, type WriteEffects, type WriteOperation, type WrittenRecord } from '../../engine/index.js';
 import { LIVE_STATES } from '../../sequences/steps.js';
+import { touchPoints } from './touch-points.js';
 
 /**
  * What mail results set in motion, as behaviour of the standard resources (hooks of the record
@@ -57,7 +58,7 @@ async function afterMailingWrites(written: readonly WrittenRecord[], effects: Wr
   // Touches first: a set that delivers one mailing and counts a hit on another starts the
   // counts from 0 and then adds the hit (the writer applies a record's second change after its first).
   await effects.writeInChunks([
-    ...[...touched].map((id) => effects.update('prospect', id, { touchedAt: at, openCount: 0, clickCount: 0, replyCount: 0 })),
+    ...touchPoints(effects, touched),
     ...[...added].map(([id, sum]): WriteOperation => ({
       kind: 'update',
       type: 'prospect',

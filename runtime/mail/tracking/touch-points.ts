@@ -1,4 +1,4 @@
-import type { WriteEffects, WriteOperation } from '../engine/index.js';
+import type { WriteEffects, WriteOperation } from '../../engine/index.js';
 
 /**
  * A touch point: the service or a person reaching out to a prospect (a mailing delivered to
