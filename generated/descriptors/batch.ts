@@ -6,7 +6,7 @@ export const descriptor: ResourceDescriptor = {
   collection: 'batches',
   table: 'batches',
   scope: 'batches',
-  webhookActions: ['created', 'updated', 'destroyed'],
+  webhookActions: ['created', 'updated'],
   attributes: [
     {
       name: 'action',

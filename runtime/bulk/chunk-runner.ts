@@ -1,6 +1,7 @@
 import type { Task } from 'graphile-worker';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
+import type { RecordWriter } from '../engine/index.js';
 import { orgScopedTransaction, type Transaction } from '../tenancy/index.js';
 import { failBatch, loadChunkBatch, lockPendingItems, recordChunk, type ChunkBatch, type ChunkPayload, type ItemResult, type PendingItem } from './batch-store.js';
 
@@ -15,6 +16,8 @@ export type ChunkWriter = (tx: Transaction, batch: ChunkBatch, items: readonly P
 
 export interface ChunkRunnerDependencies {
   readonly sql: postgres.Sql;
+  /** Writes the batch row when the batch is done, so batch.updated is recorded. */
+  readonly writer: RecordWriter;
   readonly clock: () => Date;
   readonly log: Logger;
 }
@@ -41,7 +44,7 @@ export function chunkTask(deps: ChunkRunnerDependencies, writeItems: ChunkWriter
       if (!fatal && helpers.job.attempts < helpers.job.max_attempts) throw error;
       const reason = fatal ? error.message : `A chunk failed ${helpers.job.attempts} times; the last error: ${(error as Error).message}`;
       deps.log.error({ err: error, batchId: chunk.batchId, orgId: chunk.orgId, task: helpers.job.task_identifier }, 'batch failed');
-      await orgScopedTransaction(deps.sql, chunk.orgId, (tx) => failBatch(tx, chunk.orgId, chunk.batchId, reason, deps.clock()));
+      await orgScopedTransaction(deps.sql, chunk.orgId, (tx) => failBatch(tx, deps.writer, chunk.orgId, chunk.batchId, reason, deps.clock()));
     }
   };
 }
@@ -58,6 +61,6 @@ async function runChunk(deps: ChunkRunnerDependencies, chunk: ChunkPayload, writ
       batch.state === 'canceled'
         ? items.map((item): ItemResult => ({ id: item.id, state: 'skipped', itemId: item.itemId, info: CANCELED_INFO }))
         : await writeItems(tx, batch, items, chunk);
-    await recordChunk(tx, chunk, results, startedAt, deps.clock());
+    await recordChunk(tx, deps.writer, chunk, results, startedAt, deps.clock());
   });
 }

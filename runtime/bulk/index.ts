@@ -48,7 +48,7 @@ export interface BulkRouteOptions {
  * router (behind bearer authentication), ahead of the resource routes.
  */
 export function mountBulkRoutes(api: Hono<ApiEnv>, options: BulkRouteOptions): void {
-  const { customObjects, writer: _writer, ...rest } = options;
+  const { customObjects, ...rest } = options;
   mountUpsertRoutes(api, { ...rest, targets: new UpsertTargets(customObjects) });
   mountActionRoutes(api, options);
 }

@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono';
 import type postgres from 'postgres';
 import { requireScope } from '../auth/index.js';
-import type { ApiEnv, Behaviours } from '../engine/index.js';
+import type { ApiEnv, Behaviours, RecordWriter } from '../engine/index.js';
 import { queryParams, rejectUnknownParams } from '../engine/query-params.js';
 import { actorOf } from '../engine/responses.js';
 import { jsonApi, parseLargeRequestBody, validationError } from '../jsonapi/index.js';
@@ -26,6 +26,7 @@ export const UPSERT_PATHS: Readonly<Record<UpsertAction, string>> = {
 
 export interface UpsertRouteOptions {
   readonly sql: postgres.Sql;
+  readonly writer: RecordWriter;
   readonly targets: UpsertTargets;
   readonly allowance: AllowanceOptions;
   readonly behaviours: Behaviours;
@@ -111,7 +112,7 @@ export function mountUpsertRoutes(api: Hono<ApiEnv>, options: UpsertRouteOptions
     const now = options.clock();
     try {
       const { row, headers } = await orgScopedTransaction(options.sql, auth.orgId, async (tx) => {
-        const batchId = await createUpsertBatch(tx, {
+        const batchId = await createUpsertBatch(tx, options.writer, {
           orgId: auth.orgId,
           action,
           resourceType: target.descriptor.type,

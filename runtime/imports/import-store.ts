@@ -1,4 +1,5 @@
 import { changesByName } from '../engine/record-rules.js';
+import { createBatchRecord } from '../bulk/batch-records.js';
 import { descriptors } from '../../generated/resources/index.js';
 import type { Actor, RecordWriter } from '../engine/index.js';
 import { enqueueJobs } from '../jobs/enqueue.js';
@@ -65,12 +66,21 @@ export async function createImport(tx: Transaction, writer: RecordWriter, create
   if (outcome?.status !== 'written') throw new Error(`the import record was not written: ${JSON.stringify(outcome)}`);
   const importId = outcome.row.id;
   const finished = created.recordCount === 0;
-  await tx`
-    insert into batches (org_id, action, resource_type, dupe_method, actor, state, total, pending, failures, context_id, context_type,
-                         payload, started_at, finished_at, created_at, updated_at)
-    values (${created.orgId}, ${created.action}, ${created.resourceType}, ${created.dupeMethod}, ${tx.json(created.actor as never)},
-            ${finished ? 'finished' : 'pending'}, ${created.recordCount}, ${created.recordCount}, 0, ${importId}, 'import',
-            ${tx.json({ storageKey: created.storageKey })}, ${at}, ${finished ? at : null}, ${at}, ${at})`;
+  await createBatchRecord({ tx, writer, orgId: created.orgId, actor: created.actor }, created.now, {
+    action: created.action,
+    resourceType: created.resourceType,
+    dupeMethod: created.dupeMethod,
+    actor: created.actor,
+    state: finished ? 'finished' : 'pending',
+    total: created.recordCount,
+    pending: created.recordCount,
+    failures: 0,
+    contextId: importId,
+    contextType: 'import',
+    payload: { storageKey: created.storageKey },
+    startedAt: at,
+    finishedAt: finished ? at : null,
+  });
   await tx`update uploads set state = 'importing' where org_id = ${created.orgId} and storage_key = ${created.storageKey}`;
   await enqueueJobs(tx, [
     {

@@ -60,7 +60,7 @@ export function csvImportTask(deps: ImportTaskDependencies): Task {
       await orgScopedTransaction(deps.sql, orgId, async (tx) => {
         const run = await loadImportRun(tx, orgId, importId);
         if (!run || run.state !== 'progressing') return;
-        await failBatch(tx, orgId, run.batchId, reason, deps.clock());
+        await failBatch(tx, deps.writer, orgId, run.batchId, reason, deps.clock());
         await endImport(tx, deps.writer, run, orgId, reason);
       });
     }
@@ -123,7 +123,7 @@ function writeInFlight(
     if (predecessor) await predecessor.committed;
     if ((await claimSegment(tx, orgId, run, rowsBefore)) === 'canceled') throw new Canceled();
     const now = deps.clock();
-    await recordFinalItems(tx, orgId, run.batchId, results, startedAt, now);
+    await recordFinalItems(tx, deps.writer, orgId, run.batchId, results, startedAt, now);
     const failures = results.filter((r) => r.state === 'error').length;
     await countIntoImport(tx, orgId, importId, { dupes: results.filter((r) => r.dupe).length, failures }, now);
   });
@@ -191,7 +191,7 @@ async function runImport(deps: ImportTaskDependencies, orgId: number, importId: 
   await orgScopedTransaction(deps.sql, orgId, async (tx) => {
     await claimSegment(tx, orgId, run, rowsDone);
     const failure = rowsDone === run.total ? undefined : `The file has ${rowsDone} rows, not the ${run.total} it was validated with`;
-    if (failure) await failBatch(tx, orgId, run.batchId, failure, deps.clock());
+    if (failure) await failBatch(tx, deps.writer, orgId, run.batchId, failure, deps.clock());
     await endImport(tx, deps.writer, run, orgId, failure);
   });
 }

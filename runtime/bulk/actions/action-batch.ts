@@ -1,7 +1,8 @@
-import type { Actor } from '../../engine/index.js';
+import type { Actor, RecordWriter } from '../../engine/index.js';
 import type { Transaction } from '../../tenancy/index.js';
 import { SqlParams } from '../../query/index.js';
 import { enqueueChunkRanges, pendingItemRanges, type FailureSummary } from '../batch-store.js';
+import { createBatchRecord, updateBatchRecord, type BatchWriteScope } from '../batch-records.js';
 import { MAX_BULK_ACTION_RECORDS } from './selection.js';
 
 /**
@@ -46,32 +47,32 @@ export interface MadeBatch {
  * else `confirming`, or `pending` and started when confirmation is skipped. The items are copied
  * from the selection by one INSERT … SELECT: a hundred thousand ids never leave PostgreSQL.
  */
-export async function createActionBatch(tx: Transaction, batch: NewActionBatch): Promise<MadeBatch> {
+export async function createActionBatch(tx: Transaction, writer: RecordWriter, batch: NewActionBatch): Promise<MadeBatch> {
   const at = batch.now.toISOString();
   const { selection, selectionParams } = batch;
+  const scope: BatchWriteScope = { tx, writer, orgId: batch.orgId, actor: batch.actor };
   const [counted] = await tx.unsafe<{ n: number }[]>(
     `select count(*)::int as n from (${selection} limit ${MAX_BULK_ACTION_RECORDS + 1}) selected`,
     selectionParams.values as never[],
   );
+  const made = { action: batch.action, resourceType: batch.resourceType, actor: batch.actor, payload: batch.payload, failures: 0 };
   if (counted!.n > MAX_BULK_ACTION_RECORDS) {
     const summary: FailureSummary = {
       failures: 0,
       errors: {},
       fatal: `The action matches more than ${MAX_BULK_ACTION_RECORDS} records, the most one bulk action may change; narrow actionParams[filter] or split it by ids`,
     };
-    const [row] = await tx<{ id: number }[]>`
-      insert into batches (org_id, action, resource_type, actor, payload, state, total, pending, failures, summary, finished_at, created_at, updated_at)
-      values (${batch.orgId}, ${batch.action}, ${batch.resourceType}, ${tx.json(batch.actor as never)}, ${tx.json(batch.payload as never)},
-              'failed', 0, 0, 0, ${tx.json(summary as never)}, ${at}, ${at}, ${at})
-      returning id`;
-    return { batchId: row!.id, started: false, count: 0 };
+    const batchId = await createBatchRecord(scope, batch.now, { ...made, state: 'failed', total: 0, pending: 0, summary, finishedAt: at });
+    return { batchId, started: false, count: 0 };
   }
-  const [row] = await tx<{ id: number }[]>`
-    insert into batches (org_id, action, resource_type, actor, payload, state, total, pending, failures, started_at, created_at, updated_at)
-    values (${batch.orgId}, ${batch.action}, ${batch.resourceType}, ${tx.json(batch.actor as never)}, ${tx.json(batch.payload as never)},
-            ${batch.skipConfirmation ? 'pending' : 'confirming'}, 0, 0, 0, ${batch.skipConfirmation ? at : null}, ${at}, ${at})
-    returning id`;
-  const batchId = row!.id;
+  // Created with the count just taken, so batch.created tells what the batch applies to.
+  const expected = counted!.n;
+  const batchId = await createBatchRecord(scope, batch.now, {
+    ...made,
+    state: batch.skipConfirmation ? 'pending' : 'confirming',
+    ...countsOf(expected, batch.destructive),
+    startedAt: batch.skipConfirmation ? at : null,
+  });
   // The limit keeps the copy within what was counted, should records be added meanwhile.
   const values = new SqlParams(selectionParams.values);
   const inserted = await tx.unsafe(
@@ -83,26 +84,29 @@ export async function createActionBatch(tx: Transaction, batch: NewActionBatch):
     values.values as never[],
   );
   const count = inserted.count;
-  const required = batch.destructive || count > CONFIRMED_COUNT_REQUIRED_ABOVE;
-  await tx`
-    update batches set confirm_count = ${count}, confirmed_count_required = ${required}, total = ${count}, pending = ${count}
-     where org_id = ${batch.orgId} and id = ${batchId}`;
-  if (batch.skipConfirmation) await startActionBatch(tx, batch.orgId, batchId, batch.now);
+  // Records removed between the count and the copy (each statement sees its own snapshot).
+  if (count !== expected) await updateBatchRecord(scope, batchId, batch.now, countsOf(count, batch.destructive));
+  if (batch.skipConfirmation) await startActionBatch(scope, batchId, batch.now);
   return { batchId, started: batch.skipConfirmation, count };
+}
+
+function countsOf(count: number, destructive: boolean) {
+  return { confirmCount: count, confirmedCountRequired: destructive || count > CONFIRMED_COUNT_REQUIRED_ABOVE, total: count, pending: count };
 }
 
 /**
  * Starts processing: one chunk job per thousand pending items. A batch with none (an empty
  * selection) is finished at once.
  */
-export async function startActionBatch(tx: Transaction, orgId: number, batchId: number, now: Date): Promise<void> {
+export async function startActionBatch(scope: BatchWriteScope, batchId: number, now: Date): Promise<void> {
+  const { tx, orgId } = scope;
   const ranges = await pendingItemRanges(tx, orgId, batchId);
   if (ranges.length > 0) {
     await enqueueChunkRanges(tx, ACTION_CHUNK_TASK, orgId, batchId, ranges);
     return;
   }
-  const at = now.toISOString();
-  await tx`update batches set state = 'finished', finished_at = ${at}, updated_at = ${at} where org_id = ${orgId} and id = ${batchId} and state = 'pending'`;
+  const [batch] = await tx<{ state: string }[]>`select state from batches where org_id = ${orgId} and id = ${batchId} for no key update`;
+  if (batch?.state === 'pending') await updateBatchRecord(scope, batchId, now, { state: 'finished', finishedAt: now.toISOString() });
 }
 
 /**

@@ -63,7 +63,7 @@ export function mountActionRoutes(api: Hono<ApiEnv>, options: ActionRouteOptions
       const parameters = await definition.readBody(request.attributes, context);
       const selectionParams = new SqlParams([auth.orgId]);
       const selectionText = selectionSql(selectionParams, subject.descriptor, selection, request.ids, (type) => subject.descriptorOf(type)!);
-      const made = await createActionBatch(tx, {
+      const made = await createActionBatch(tx, options.writer, {
         orgId: auth.orgId,
         action: name,
         resourceType: subject.descriptor.type,
@@ -120,7 +120,7 @@ export function mountActionRoutes(api: Hono<ApiEnv>, options: ActionRouteOptions
         // Confirming applies the action: the caller needs the rights to apply it, not only the creator.
         await requireSubjectScope(auth.scopes, auth.orgId, outcome!.row);
         headers = await chargeAllowance(tx, auth.orgId, Number(outcome!.row.pending), now, options.allowance);
-        await startActionBatch(tx, auth.orgId, id, now);
+        await startActionBatch({ tx, writer: options.writer, orgId: auth.orgId, actor: actorOf(c) }, id, now);
       } else if (stateBefore === 'confirming') {
         await skipUnstartedItems(tx, auth.orgId, id, now);
       }
