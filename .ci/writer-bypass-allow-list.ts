@@ -22,12 +22,6 @@ export const ALLOWED_WRITER_BYPASSES: readonly AllowedBypass[] = [
     reason: `${BATCH_ITEMS_NO_EVENTS}: a bulk action's items are copied from its selection by one INSERT … SELECT (up to 100,000 ids never leave PostgreSQL), and skipped by one UPDATE when an unconfirmed batch is canceled`,
   },
   {
-    file: 'runtime/bulk/actions/action-batch.ts',
-    table: 'batches',
-    reason:
-      'pending set to 0 after a cancel from confirming: the cancel itself went through the writer (batch.updated); this is the counter that follows its skipped items',
-  },
-  {
     file: 'runtime/bulk/batch-records.ts',
     table: 'batches',
     reason:

@@ -38,12 +38,16 @@ const confirm: ActionHandler = {
   },
 };
 
-/** cancel: from `confirming` or `pending` to `canceled`; records already changed stay changed. */
+/**
+ * cancel: from `confirming` or `pending` to `canceled`; records already changed stay changed. An
+ * unconfirmed batch has nothing left pending: its items are skipped in the same transaction
+ * (runtime/bulk/actions/action-batch.ts), while a processing batch's chunks count theirs down.
+ */
 const cancel: ActionHandler = {
-  changes: ['state', 'canceledAt'],
+  changes: ['state', 'canceledAt', 'pending'],
   handle({ record, now }) {
     if (record.state !== 'confirming' && record.state !== 'pending') invalidState('cancel', record.state);
-    return { changes: { state: 'canceled', canceledAt: now.toISOString() } };
+    return { changes: { state: 'canceled', canceledAt: now.toISOString(), ...(record.state === 'confirming' && { pending: 0 }) } };
   },
 };
 

@@ -95,6 +95,22 @@ describe('batch webhooks', () => {
     expect(got.map((d) => d.eventName).sort()).toEqual(['batch.created', 'batch.updated']);
   });
 
+  it('a batch canceled before it was confirmed: one batch.updated, canceled with nothing pending', async () => {
+    const made = await api.request('POST', '/api/v2/prospects', { body: { data: { type: 'prospect', attributes: { lastName: 'Unconfirmed' } } } });
+    expect(made.status).toBe(201);
+    const started = await api.request('POST', '/api/v2/batches/actions/prospectsBulkModify?actionParams[filter][lastName][]=Unconfirmed', {
+      body: { data: { type: 'batch', attributes: { title: 'Never' } } },
+    });
+    expect(started.body.data.attributes.state).toBe('confirming');
+    const id = String(started.body.data.id);
+    expect((await api.request('POST', `/api/v2/batches/${id}/actions/cancel`)).status).toBe(200);
+    const got = await until('batch.updated delivered', () => {
+      const updated = deliveriesOf(id).filter((d) => d.eventName === 'batch.updated');
+      return updated.length ? updated : undefined;
+    });
+    expect(got.map((d) => d.attributes)).toEqual([expect.objectContaining({ state: 'canceled', pending: 0 })]);
+  });
+
   it('a bulk upsert: batch.created, then batch.updated with state finished', async () => {
     const records = [{ data: { type: 'prospect', attributes: { firstName: 'Upserted' } } }];
     const started = await api.request('POST', '/api/v2/imports/actions/bulkUpsert', { body: { data: { attributes: { records } } } });

@@ -111,13 +111,13 @@ export async function startActionBatch(scope: BatchWriteScope, batchId: number, 
 
 /**
  * A batch canceled while `confirming` has no chunk jobs to mark its items: they are marked
- * here, skipped, and its `pending` is 0. (A batch canceled while processing is emptied by its
- * remaining chunk jobs, which write nothing: runtime/bulk/chunk-runner.ts.)
+ * here, skipped (the cancel action itself set its `pending` to 0: runtime/behaviours/batch.ts).
+ * (A batch canceled while processing is emptied by its remaining chunk jobs, which write
+ * nothing: runtime/bulk/chunk-runner.ts.)
  */
 export async function skipUnstartedItems(tx: Transaction, orgId: number, batchId: number, now: Date): Promise<void> {
   const at = now.toISOString();
   await tx`
     update batch_items set state = 'skipped', info = 'Not applied: the batch was canceled before it was confirmed', updated_at = ${at}
      where org_id = ${orgId} and batch_id = ${batchId} and state = 'pending'`;
-  await tx`update batches set pending = 0, updated_at = ${at} where org_id = ${orgId} and id = ${batchId}`;
 }
