@@ -80,6 +80,8 @@ describe('batch webhooks', () => {
     const created = got.filter((d) => d.eventName === 'batch.created');
     expect(created).toHaveLength(1);
     expect(created[0]!.attributes).toMatchObject({ action: 'prospectsBulkModify', state: 'pending', total: 2, pending: 2 });
+    // Who started it is kept for the batch's jobs, never rendered (writeOnly), nor delivered.
+    expect(created[0]!.attributes).not.toHaveProperty('actor');
     const finished = got.filter((d) => d.eventName === 'batch.updated');
     expect(finished).toHaveLength(1);
     expect(finished[0]!.attributes).toMatchObject({ state: 'finished', pending: 0 });
