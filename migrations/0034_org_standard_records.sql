@@ -17,3 +17,6 @@ CROSS JOIN (VALUES ('account_executive'), ('account_manager'), ('customer_succes
   ('sales_development_representative'), ('sales_manager'), ('sales_operations')) AS d("symbolic_name")
 WHERE NOT EXISTS (SELECT 1 FROM "duties" x WHERE x."org_id" = o."id")
 ORDER BY o."id", d."symbolic_name";
+--> statement-breakpoint
+-- An org's one settings record is at the org's own id: nothing else may take that table's identity values.
+ALTER TABLE "org_settings" ADD CONSTRAINT "org_settings_id_is_org_id" CHECK ("id" = "org_id");

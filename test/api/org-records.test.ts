@@ -43,6 +43,12 @@ describe("an org's settings", () => {
     expect(read.body.data.attributes).toMatchObject({ sendExclusions: 'competitor.example', contactExclusions: null });
   });
 
+  it('the settings record is the only one the org can have: another id is refused by the database', async () => {
+    await expect(api.sql`insert into org_settings (org_id) values (${api.org.orgId})`).rejects.toMatchObject({
+      constraint_name: expect.stringMatching(/^org_settings_(pkey|id_is_org_id)$/),
+    });
+  });
+
   it("another org's settings are 404, to GET and to PATCH", async () => {
     const other = await api.newOrg('Settings neighbour');
     const mine = await api.request('GET', `/api/v2/orgSettings/${other.orgId}`, { token: other.token });
@@ -99,8 +105,11 @@ describe('migration 0034 for orgs that existed before', () => {
       )[0];
     expect(await counts(bare.orgId)).toEqual({ settings: 0, priorities: 0, duties: 0 });
     const migration = readFileSync(join(MIGRATIONS_DIR, '0034_org_standard_records.sql'), 'utf8');
+    // Its inserts, as it ran them when it landed (its constraint is already there).
+    const inserts = migration.split('--> statement-breakpoint').filter((statement) => statement.includes('INSERT INTO'));
+    expect(inserts).toHaveLength(3);
     await api.sql.begin(async (tx) => {
-      for (const statement of migration.split('--> statement-breakpoint')) await tx.unsafe(statement);
+      for (const statement of inserts) await tx.unsafe(statement);
     });
     const expected = { settings: 1, priorities: TASK_PRIORITIES.length, duties: DUTY_SYMBOLIC_NAMES.length };
     expect(await counts(bare.orgId)).toEqual(expected);
