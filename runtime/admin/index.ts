@@ -5,6 +5,7 @@ import { changesOfAttributes, SERVICE_ACTOR, type RecordWriter } from '../engine
 import { standardRecordWriter } from '../behaviours/standard-writer.js';
 import { enterOrg, leaveOrg, type Transaction } from '../tenancy/index.js';
 import { AdminError, knownScopes, requireOrg } from '../operator/index.js';
+import { insertOrgRecords } from './org-records.js';
 
 export { AdminError, knownScopes, requireOrg } from '../operator/index.js';
 
@@ -59,12 +60,15 @@ export interface CreatedOrg {
   expiresAt: string;
 }
 
-/** A new org with its admin user and a token holding every scope. */
+/** A new org with its standard records (settings, task priorities, duties), its admin user and a token holding every scope. */
 export async function createOrg(sql: postgres.Sql, options: { name: string; adminEmail?: string }): Promise<CreatedOrg> {
   if (options.name.trim() === '') throw new AdminError('the org name must not be empty');
   return sql.begin(async (tx) => {
     const [org] = await tx<{ id: number }[]>`insert into cadence_system.orgs (name) values (${options.name}) returning id`;
     const orgId = org!.id;
+    await enterOrg(tx, orgId);
+    await insertOrgRecords(tx, orgId);
+    await leaveOrg(tx);
     const userId = await insertUser(tx, orgId, options.adminEmail ?? `admin@org${orgId}.invalid`);
     await tx`insert into cadence_system.org_admins (org_id, user_id) values (${orgId}, ${userId})`;
     const granted = await insertToken(tx, { orgId, userId, scopes: knownScopes(), ttlSeconds: DEFAULT_TOKEN_TTL_SECONDS });

@@ -44,7 +44,7 @@ describe.each(all.map((d) => [d.type, d] as const))('%s', (type, d) => {
     expect(listed.body.data.map((r: { id: number }) => r.id)).toContain(id);
   });
 
-  // A resource updated but never created through the API (orgSetting) has no record to update here.
+  // A resource updated but never created through the API (orgSetting) has no record to update here: test/api/org-records.test.ts.
   it.runIf(d.operations.create && d.operations.update && renderedWritable(d).length > 0)('updates only the attributes sent', async () => {
     const id = await createRecord(type, 0);
     const [changed, ...others] = renderedWritable(d);

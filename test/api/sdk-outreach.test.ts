@@ -97,12 +97,14 @@ const collectionOf = (o: Operation): string => o.path.split('/')[1]!;
 const hasId = (o: Operation): boolean => o.path.includes('{id}');
 
 /**
- * A record of `d` in the org. Types the API cannot create (mailAlias, orgSetting, taskPriority:
- * README, "Read-only attributes") are seeded in the database, as the real service's orgs have
- * them, so their routes are exercised against a record that exists.
+ * A record of `d` in the org. The org's settings record exists from its creation, at the org's
+ * id. Other types the API cannot create (mailAlias, taskPriority: README, "Read-only
+ * attributes") are seeded in the database, as the real service's orgs have them, so their routes
+ * are exercised against a record that exists.
  */
 async function createRecord(d: ResourceDescriptor, variant: number): Promise<number> {
   if (d.operations.create) return createSampleRecord(api, d.type, variant);
+  if (d.type === 'orgSetting') return api.org.orgId;
   const [row] = await api.sql<{ id: string }[]>`insert into ${api.sql(d.table)} (org_id) values (${api.org.orgId}) returning id`;
   return Number(row!.id);
 }

@@ -166,7 +166,7 @@ describe('generate --check', () => {
 describe('the locale', () => {
   // One case, checked by two runs of --check that differ only in LC_ALL. Lithuanian collation
   // puts "y" before "i", and the loader sorts schema files with localeCompare, so until it
-  // compares code units the second run reorders db/index.ts, routes/index.ts and schema.json.
+  // compares code units the second run reorders db/index.ts, resources/index.ts and schema.json.
   const results = new Map<string, CliResult>();
   let root: string;
   beforeAll(async () => {
