@@ -17,6 +17,24 @@ const BATCH_ITEMS_NO_EVENTS = 'batchItem declares no webhook actions, and items 
 
 export const ALLOWED_WRITER_BYPASSES: readonly AllowedBypass[] = [
   {
+    file: 'runtime/admin/org-records.ts',
+    table: 'org_settings',
+    reason:
+      "an org's settings record, made with the org by the admin module before the org has users or webhooks: its id is the org's own (OVERRIDING SYSTEM VALUE), which the writer does not set; the same rows as migration 0034 wrote for earlier orgs",
+  },
+  {
+    file: 'runtime/admin/org-records.ts',
+    table: 'task_priorities',
+    reason:
+      "an org's fixed task priorities, made with the org before it has users or webhooks (taskPriority declares no webhook actions); the same rows as migration 0034 wrote for earlier orgs",
+  },
+  {
+    file: 'runtime/admin/org-records.ts',
+    table: 'duties',
+    reason:
+      "an org's suggested duties, made with the org before it has users or webhooks (duty declares no webhook actions); the same rows as migration 0034 wrote for earlier orgs",
+  },
+  {
     file: 'runtime/bulk/actions/action-batch.ts',
     table: 'batch_items',
     reason: `${BATCH_ITEMS_NO_EVENTS}: a bulk action's items are copied from its selection by one INSERT … SELECT (up to 100,000 ids never leave PostgreSQL), and skipped by one UPDATE when an unconfirmed batch is canceled`,
