@@ -1,10 +1,7 @@
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorker, type StartedWorker } from '../../runtime/worker.js';
-import { startTestApi, type TestApi } from '../helpers/api.js';
+import type { TestApi } from '../helpers/api.js';
 import { until } from '../helpers/wait.js';
-import { makeCertificate, type TestCertificate } from '../runtime/webhooks/certificates.js';
-import { startReceiver, type Receiver } from '../runtime/webhooks/receivers.js';
+import { startWebhookSetup, type WebhookSetup } from '../helpers/webhook-worker.js';
 
 /**
  * batch declares the webhook actions created and updated (schema/batch.json), and both reach a
@@ -14,34 +11,18 @@ import { startReceiver, type Receiver } from '../runtime/webhooks/receivers.js';
  * answers.
  */
 
-const HOST = 'hooks.example.test';
-
 let api: TestApi;
-let worker: StartedWorker;
-let certificate: TestCertificate;
-let receiver: Receiver;
+let setup: WebhookSetup;
+let receiver: WebhookSetup['receiver'];
 
 beforeAll(async () => {
-  certificate = await makeCertificate('*.example.test');
-  receiver = await startReceiver(certificate, (_request, response) => {
-    response.statusCode = 200;
-    response.end('ok');
-  });
-  api = await startTestApi();
-  worker = await startWorker({
-    databaseUrl: api.databaseUrl,
-    concurrency: 2,
-    log: pino({ level: 'silent' }),
-    delivery: { allowedHosts: new Set([HOST]), ca: certificate.cert, resolver: async () => ['127.0.0.1'] },
-  });
-  const url = `https://${HOST}:${receiver.port}/hook`;
-  const hook = await api.request('POST', '/api/v2/webhooks', { body: { data: { type: 'webhook', attributes: { url, resource: 'batch' } } } });
+  setup = await startWebhookSetup();
+  ({ api, receiver } = setup);
+  const hook = await api.request('POST', '/api/v2/webhooks', { body: { data: { type: 'webhook', attributes: { url: setup.url, resource: 'batch' } } } });
   expect(hook.status, JSON.stringify(hook.body)).toBe(201);
 });
 afterAll(async () => {
-  await worker?.stop();
-  await api?.close();
-  await receiver?.close();
+  await setup?.close();
 });
 
 interface Delivery {

@@ -1,10 +1,7 @@
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorker, type StartedWorker } from '../../runtime/worker.js';
-import { startTestApi, type TestApi } from '../helpers/api.js';
+import type { TestApi } from '../helpers/api.js';
 import { until } from '../helpers/wait.js';
-import { makeCertificate, type TestCertificate } from '../runtime/webhooks/certificates.js';
-import { startReceiver, type Receiver } from '../runtime/webhooks/receivers.js';
+import { startWebhookSetup, WEBHOOK_HOST, type WebhookSetup } from '../helpers/webhook-worker.js';
 
 /**
  * Deleting a record points the records that referred to it at nothing, and each of them gets
@@ -13,28 +10,16 @@ import { startReceiver, type Receiver } from '../runtime/webhooks/receivers.js';
  * HTTPS receiver on 127.0.0.1 under a host name an injected resolver answers.
  */
 
-const HOST = 'hooks.example.test';
-
 let api: TestApi;
-let worker: StartedWorker;
-let certificate: TestCertificate;
-let receiver: Receiver;
+let setup: WebhookSetup;
+let receiver: WebhookSetup['receiver'];
 
 beforeAll(async () => {
-  certificate = await makeCertificate('*.example.test');
-  receiver = await startReceiver(certificate, (_request, response) => response.end('ok'));
-  api = await startTestApi();
-  worker = await startWorker({
-    databaseUrl: api.databaseUrl,
-    concurrency: 2,
-    log: pino({ level: 'silent' }),
-    delivery: { allowedHosts: new Set([HOST]), ca: certificate.cert, resolver: async () => ['127.0.0.1'] },
-  });
+  setup = await startWebhookSetup();
+  ({ api, receiver } = setup);
 });
 afterAll(async () => {
-  await worker?.stop();
-  await api?.close();
-  await receiver?.close();
+  await setup?.close();
 });
 
 const one = (type: string, id: number) => ({ data: { type, id } });
@@ -73,7 +58,7 @@ const delivered = (eventName: string) => receiver.requests.map((r) => JSON.parse
 describe('deleting a record that others refer to', () => {
   it("gives each of an account's prospects a prospect.updated with account null, and delivers it", async () => {
     const hook = await api.request('POST', '/api/v2/webhooks', {
-      body: { data: { type: 'webhook', attributes: { url: `https://${HOST}:${receiver.port}/hook`, resource: 'prospect', action: 'updated' } } },
+      body: { data: { type: 'webhook', attributes: { url: `https://${WEBHOOK_HOST}:${receiver.port}/hook`, resource: 'prospect', action: 'updated' } } },
     });
     expect(hook.status).toBe(201);
     const account = await create('accounts', 'account', { name: 'Gone Ltd' });

@@ -1,12 +1,9 @@
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWorker, type StartedWorker } from '../../runtime/worker.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { freshOrg, orgClient, userWithScopes, type OrgClient } from '../helpers/bulk-actions.js';
-import { makeCertificate, type TestCertificate } from '../runtime/webhooks/certificates.js';
-import { startReceiver, type Receiver } from '../runtime/webhooks/receivers.js';
 import { generateUploadLink, importCsv, importEnded, importItems, startImport, uploadAndValidate } from '../helpers/imports.js';
 import { until } from '../helpers/wait.js';
+import { startWebhookSetup, WEBHOOK_HOST, type WebhookSetup } from '../helpers/webhook-worker.js';
 
 /**
  * CSV imports over HTTP (SPEC.md "CSV import" steps 4-5): real files uploaded, validated and
@@ -14,28 +11,16 @@ import { until } from '../helpers/wait.js';
  * and its batch. Each test works in an org of its own.
  */
 
-const HOOK_HOST = 'hooks.example.test';
-
 let api: TestApi;
-let worker: StartedWorker;
-let certificate: TestCertificate;
-let receiver: Receiver;
+let setup: WebhookSetup;
+let receiver: WebhookSetup['receiver'];
 
 beforeAll(async () => {
-  certificate = await makeCertificate('*.example.test');
-  receiver = await startReceiver(certificate, (_request, response) => response.end('ok'));
-  api = await startTestApi();
-  worker = await startWorker({
-    databaseUrl: api.databaseUrl,
-    concurrency: 2,
-    log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-    delivery: { allowedHosts: new Set([HOOK_HOST]), ca: certificate.cert, resolver: async () => ['127.0.0.1'] },
-  });
+  setup = await startWebhookSetup();
+  ({ api, receiver } = setup);
 });
 afterAll(async () => {
-  await worker?.stop();
-  await api?.close();
-  await receiver?.close();
+  await setup?.close();
 });
 
 const PROSPECT_MAPPINGS = { 'First Name': 'firstName', 'Last Name': 'lastName', Email: 'emails', Title: 'title', Tags: 'tags' };
@@ -256,7 +241,7 @@ it("fires import.created and import.finished webhooks, and each record's own", a
     ['/imports', 'import'],
     ['/imported', 'prospect'],
   ]) {
-    const url = `https://${HOOK_HOST}:${receiver.port}${path}-${org.orgId}`;
+    const url = `https://${WEBHOOK_HOST}:${receiver.port}${path}-${org.orgId}`;
     const hook = await org.request('POST', '/api/v2/webhooks', { body: { data: { type: 'webhook', attributes: { url, resource } } } });
     expect(hook.status).toBe(201);
   }
