@@ -24,7 +24,7 @@ export async function countMailings(written: readonly WrittenRecord[], effects: 
     const targets: [CountedType, unknown][] = [
       ['sequence', w.row.sequence],
       ['sequenceStep', w.row.sequenceStep],
-      ['sequenceTemplate', sequenceTemplates.get(`${w.row.sequenceStep}:${w.row.template}`)],
+      ['sequenceTemplate', sequenceTemplates.get(`${Number(w.row.sequenceStep)}:${Number(w.row.template)}`)],
       ['template', w.row.template],
     ];
     for (const outcome of outcomes) for (const [type, id] of targets) tallies.add(type, id, outcome);
@@ -58,7 +58,7 @@ async function sequenceTemplatesOf(effects: WriteEffects, mailings: readonly Rea
     template: [...new Set(fromSteps.map((m) => Number(m.template)))],
   });
   for (const use of uses) {
-    const key = `${use.sequenceStep}:${use.template}`;
+    const key = `${Number(use.sequenceStep)}:${Number(use.template)}`;
     if (!found.has(key)) found.set(key, Number(use.id));
   }
   return found;

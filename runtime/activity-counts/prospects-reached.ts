@@ -36,7 +36,7 @@ export async function firstReaches(
   const seen = new Set<string>();
   for (const kind of earlier) {
     for (const row of await records.find(kind.type, { sequence: sequences, prospect: prospects })) {
-      if (!(kind.type === type && own.has(Number(row.id))) && kind.reached(row)) seen.add(`${row.sequence}:${row.prospect}`);
+      if (!(kind.type === type && own.has(Number(row.id))) && kind.reached(row)) seen.add(`${Number(row.sequence)}:${Number(row.prospect)}`);
     }
   }
   for (const r of reaches) {
