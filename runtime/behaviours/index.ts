@@ -1,4 +1,5 @@
 import { descriptors } from '../../generated/resources/index.js';
+import { withActivityCounts } from '../activity-counts/index.js';
 import type { Behaviours } from '../engine/index.js';
 import { withMailTracking } from '../mail/tracking/index.js';
 import { withMailAutomation } from '../mail/index.js';
@@ -21,28 +22,31 @@ import { webhookBehaviour } from './webhook.js';
 /**
  * Behaviour of the standard resources that do more than store what clients send, and creator
  * and updater wherever a resource has them, the sequence automation (runtime/sequences), the
- * mail automation (runtime/mail: sending scheduled mailings, invitations) and what mail results
- * set in motion (runtime/mail/tracking).
+ * mail automation (runtime/mail: sending scheduled mailings, invitations), what mail results
+ * set in motion (runtime/mail/tracking) and the activity counts they add to
+ * (runtime/activity-counts).
  */
 export const standardBehaviours: Behaviours = withActorStamps(
-  withMailTracking(
-    withMailAutomation(
-      withSequenceAutomation(
-        new Map([
-          ['batch', batchBehaviour],
-          ['call', callBehaviour],
-          ['event', eventBehaviour],
-          ['favorite', favoriteBehaviour],
-          ['mailbox', mailboxBehaviour],
-          ['phoneNumber', phoneNumberBehaviour],
-          ['prospect', prospectBehaviour],
-          ['sequence', sequenceBehaviour],
-          ['sequenceState', sequenceStateBehaviour],
-          ['sequenceTemplate', sequenceTemplateBehaviour],
-          ['task', taskBehaviour],
-          ['user', userBehaviour],
-          ['webhook', webhookBehaviour],
-        ]),
+  withActivityCounts(
+    withMailTracking(
+      withMailAutomation(
+        withSequenceAutomation(
+          new Map([
+            ['batch', batchBehaviour],
+            ['call', callBehaviour],
+            ['event', eventBehaviour],
+            ['favorite', favoriteBehaviour],
+            ['mailbox', mailboxBehaviour],
+            ['phoneNumber', phoneNumberBehaviour],
+            ['prospect', prospectBehaviour],
+            ['sequence', sequenceBehaviour],
+            ['sequenceState', sequenceStateBehaviour],
+            ['sequenceTemplate', sequenceTemplateBehaviour],
+            ['task', taskBehaviour],
+            ['user', userBehaviour],
+            ['webhook', webhookBehaviour],
+          ]),
+        ),
       ),
     ),
   ),

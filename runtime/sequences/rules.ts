@@ -1,3 +1,4 @@
+import { changesOnlyActivity } from '../activity-counts/index.js';
 import type { FieldError } from '../jsonapi/index.js';
 import type { RecordReader, Review, ReviewedWrite } from '../engine/index.js';
 import { LIVE_STATES } from './steps.js';
@@ -8,7 +9,8 @@ import { LIVE_STATES } from './steps.js';
  * Locking: a locked sequence refuses edits (PATCH, DELETE, and creating or changing its steps
  * and their sequence templates, or changing a template one of its steps uses) with 422.
  * Actions stay open: unlock, of course, and activate/deactivate, which run or hold the
- * sequence without changing what it sends.
+ * sequence without changing what it sends; so do the service's activity counts
+ * (runtime/activity-counts), which record what it sent.
  *
  * Deleting what running states depend on: a sequence with live states, or a step a live state
  * is on, is refused with 422 (finish or move the states first; deleting them would silently
@@ -35,7 +37,7 @@ export async function reviewSequences(writes: readonly ReviewedWrite[], records:
   const retyped = writes.filter((w) => w.kind === 'update' && w.next!.sequenceType !== w.previous!.sequenceType).map((w) => Number(w.previous!.id));
   const withSteps = new Set(retyped.length ? (await records.find('sequenceStep', { sequence: retyped })).map((s) => Number(s.sequence)) : []);
   return answer(writes, (w) => {
-    if (w.kind === 'create' || w.action) return undefined;
+    if (w.kind === 'create' || w.action || changesOnlyActivity('sequence', w.next, w.previous)) return undefined;
     const id = Number(w.previous!.id);
     if (w.previous!.locked === true) return { pointer: '/data', detail: `Sequence ${id} ${LOCKED}` };
     if (w.kind === 'delete' && live.has(id)) {
@@ -55,6 +57,7 @@ export async function reviewSequenceSteps(writes: readonly ReviewedWrite[], reco
   const deleting = writes.filter((w) => w.kind === 'delete').map((w) => Number(w.previous!.id));
   const onStep = new Set(deleting.length ? (await records.find('sequenceState', { sequenceStep: deleting, state: LIVE_STATES })).map((s) => Number(s.sequenceStep)) : []);
   return writes.map((w) => {
+    if (changesOnlyActivity('sequenceStep', w.next, w.previous)) return {};
     const problems: FieldError[] = [];
     for (const id of new Set([idOf(w.previous?.sequence), idOf(w.next?.sequence)])) {
       if (id !== undefined && sequences.get(id)?.locked === true) problems.push({ pointer: '/data/relationships/sequence', detail: `Sequence ${id} ${LOCKED}` });
@@ -95,7 +98,7 @@ export async function reviewSequenceTemplates(writes: readonly ReviewedWrite[], 
     [...steps.values()].map((s) => Number(s.sequence)),
   );
   return answer(writes, (w) => {
-    if (w.action) return undefined;
+    if (w.action || changesOnlyActivity('sequenceTemplate', w.next, w.previous)) return undefined;
     for (const stepId of new Set([idOf(w.previous?.sequenceStep), idOf(w.next?.sequenceStep)])) {
       const sequenceId = idOf(steps.get(stepId ?? -1)?.sequence);
       if (sequenceId !== undefined && sequences.get(sequenceId)?.locked === true)
@@ -123,6 +126,7 @@ export async function reviewTemplates(writes: readonly ReviewedWrite[], records:
     if (sequenceId !== undefined && sequences.get(sequenceId)?.locked === true) lockedBy.set(Number(use.template), sequenceId);
   }
   return answer(writes, (w) => {
+    if (changesOnlyActivity('template', w.next, w.previous)) return undefined;
     const sequenceId = w.kind === 'create' ? undefined : lockedBy.get(Number(w.previous!.id));
     return sequenceId === undefined ? undefined : { pointer: '/data', detail: `The template is used by sequence ${sequenceId}, which ${LOCKED}` };
   });
