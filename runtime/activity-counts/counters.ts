@@ -61,9 +61,13 @@ export class Tallies {
     if (tally) tally.usedAt = at;
   }
 
-  /** One update per record, each adding to the record as the writer locked it. */
+  /**
+   * One update per record, each adding to the record as the writer locked it. Always in the one
+   * order of COUNTED_TYPES and then ids, so two sets counting the same records lock them in the
+   * same order and cannot deadlock.
+   */
   updates(): UpdateOperation[] {
-    return [...this.byType].flatMap(([type, tallies]) => [...tallies].sort(([a], [b]) => a - b).map(([id, tally]) => addTo(type, id, tally)));
+    return COUNTED_TYPES.flatMap((type) => [...(this.byType.get(type) ?? [])].sort(([a], [b]) => a - b).map(([id, tally]) => addTo(type, id, tally)));
   }
 
   private of(type: CountedType, id: unknown): Tally | undefined {
