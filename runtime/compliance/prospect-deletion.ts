@@ -14,7 +14,7 @@ export interface ProspectDeletionContext {
  * each gets its `destroyed` event and webhooks, as any delete does, and subscribers can delete
  * downstream). States go first, so no live state is left to finish when the prospect goes.
  */
-const TIED_TYPES = ['sequenceState', 'task', 'call', 'mailing', 'prospectNote', 'emailAddress', 'phoneNumber', 'recipient', 'opportunityProspectRole'] as const;
+export const TIED_TYPES = ['sequenceState', 'task', 'call', 'mailing', 'prospectNote', 'emailAddress', 'phoneNumber', 'recipient', 'opportunityProspectRole'] as const;
 
 /** Deletes are written a thousand per set, as bulk jobs write them. */
 const CHUNK = 1000;

@@ -11,7 +11,7 @@ export const CUSTOM_OBJECT_OPERATIONS: OperationsDescriptor = { list: true, get:
 function filterByFor(target: string, customDisplayFields: ReadonlyMap<string, string>): string[] {
   const custom = customDisplayFields.get(target);
   if (custom) return [custom];
-  if (target === 'user') return ['email'];
+  if (target === 'user') return ['email', 'name'];
   if (target === 'prospect' || target === 'account' || target === 'opportunity') return ['name'];
   return [];
 }

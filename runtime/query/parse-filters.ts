@@ -1,4 +1,4 @@
-import { invalidQueryParameter } from '../jsonapi/index.js';
+import { invalidQueryParameter, type ApiError } from '../jsonapi/index.js';
 import type { AttributeDescriptor, ResourceDescriptor } from '../model/descriptor.js';
 import { idAttribute, parseClassicValue, parseNewSyntaxValue, type FilterCondition, type SearchCondition, type ValueCondition } from './filters.js';
 
@@ -88,6 +88,22 @@ function searchCondition(descriptor: ResourceDescriptor, raw: RawFilter): Search
   return { mode: 'prefix', text: term, attributes: [attribute] };
 }
 
+/**
+ * filter[<name>][<key>] where <name> is no relationship. On an attribute it is an operator
+ * (`[gt]`, `[from]`) this API does not take: the error names the forms of a range it does take,
+ * rather than looking for a relationship the client never meant.
+ */
+function notARelationship(descriptor: ResourceDescriptor, parameter: string, name: string, key: string): ApiError {
+  const attribute = name === 'id' ? idAttribute() : descriptor.attributes.find((a) => a.name === name);
+  if (!attribute) return invalidQueryParameter(parameter, `${descriptor.type} has no relationship ${name}`);
+  if (!attribute.filterable) return invalidQueryParameter(parameter, `${name} is not filterable`);
+  return invalidQueryParameter(
+    parameter,
+    `[${key}] is not a filter operator: ${name} is an attribute, filtered as filter[${name}]=<value>, a range as filter[${name}]=<from>..<to> ` +
+      `(neginf..<to> or <from>..inf for an open side), or with newFilterSyntax=true as filter[${name}][gte]=<from> and/or filter[${name}][lte]=<to>`,
+  );
+}
+
 /** Every filter of a collection request, checked against the resource's schema. */
 export function parseFilters(
   descriptor: ResourceDescriptor,
@@ -111,7 +127,7 @@ export function parseFilters(
       conditions.push({ on: 'attribute', attribute, condition: valueCondition(raw, attribute) });
       continue;
     }
-    if (!relationship) throw invalidQueryParameter(parameter, `${descriptor.type} has no relationship ${name}`);
+    if (!relationship) throw notARelationship(descriptor, parameter, name, key);
     if (key === 'id') {
       conditions.push({ on: 'relationshipId', relationship, condition: valueCondition(raw, idAttribute()) });
       continue;
@@ -119,7 +135,8 @@ export function parseFilters(
     const target_ = relationship.kind === 'toOne' ? descriptorOf(relationship.target) : undefined;
     const attribute = target_?.attributes.find((a) => a.name === key);
     if (relationship.kind !== 'toOne' || !target_ || !attribute || !relationship.filterBy.includes(key)) {
-      throw invalidQueryParameter(parameter, `filter[${name}][${key}] is not supported; filter[${name}][id] is`);
+      const accepted = ['id', ...(relationship.kind === 'toOne' ? relationship.filterBy : [])].map((k) => `filter[${name}][${k}]`);
+      throw invalidQueryParameter(parameter, `filter[${name}][${key}] is not supported; accepted: ${accepted.join(', ')}`);
     }
     conditions.push({
       on: 'relationshipAttribute',

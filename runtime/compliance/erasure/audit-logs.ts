@@ -8,6 +8,7 @@ import type { ErasureStep } from './step.js';
  */
 export const auditLogsStep: ErasureStep = {
   kind: 'auditLogs',
+  tables: ['audit_logs'],
   async run({ sql, subject, log }) {
     const count = await redactColumns(sql, subject.orgId, addressPattern(subject.email), {
       table: 'audit_logs',

@@ -11,6 +11,7 @@ import type { ErasureStep } from './step.js';
  */
 export const batchesStep: ErasureStep = {
   kind: 'batches',
+  tables: ['batch_items', 'batches'],
   async run({ sql, subject, log }) {
     const pattern = addressPattern(subject.email);
     const items = await redactColumns(sql, subject.orgId, pattern, {

@@ -13,6 +13,7 @@ const STRING_FIELDS = Array.from({ length: 10 }, (_, i) => `s${String(i + 1).pad
  */
 export const customObjectRecordsStep: ErasureStep = {
   kind: 'customObjectRecords',
+  tables: ['custom_object_records'],
   async run({ sql, subject, log }) {
     const count = await redactColumns(sql, subject.orgId, addressPattern(subject.email), {
       table: 'custom_object_records',

@@ -11,6 +11,7 @@ import type { ErasureStep } from './step.js';
  */
 export const eventsStep: ErasureStep = {
   kind: 'events',
+  tables: ['events'],
   async run({ sql, subject, log }) {
     const count = await redactColumns(sql, subject.orgId, addressPattern(subject.email), { table: 'events', text: ['body'], json: ['payload'] });
     log.info({ step: 'events', count }, 'events redacted');

@@ -13,6 +13,7 @@ import type { ErasureStep } from './step.js';
  */
 export const importsStep: ErasureStep = {
   kind: 'imports',
+  tables: ['import_keys', 'imports'],
   async run({ sql, subject, log }) {
     const pattern = addressPattern(subject.email);
     // One statement: the org's keys are short rows, one per keyed value, read by their index.

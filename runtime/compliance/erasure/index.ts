@@ -17,6 +17,7 @@ import { uploadsStep } from './uploads.js';
 import { webhookAttemptsStep } from './webhook-attempts.js';
 
 export { addressPattern, holdsAddress, REDACTED, type AddressPattern } from './address.js';
+export { EXEMPT_TABLES } from './exempt-tables.js';
 export type { ErasureContext, ErasureStep, ErasureSubject } from './step.js';
 
 /**

@@ -13,6 +13,7 @@ import type { ErasureStep } from './step.js';
  */
 export const mailStep: ErasureStep = {
   kind: 'mail',
+  tables: ['mail_messages', 'mail_sync_messages'],
   async run({ sql, subject, log }) {
     const pattern = addressPattern(subject.email);
     const holds = (value: string) => holdsAddressSql(value, '$2', '$3');

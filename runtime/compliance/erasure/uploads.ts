@@ -20,6 +20,7 @@ import type { ErasureStep } from './step.js';
  */
 export const uploadsStep: ErasureStep = {
   kind: 'uploads',
+  tables: ['upload_chunks', 'uploads'],
   async run({ sql, subject, log }) {
     const pattern = addressPattern(subject.email);
     const uploads = await orgScopedTransaction(sql, subject.orgId, async (tx) => {

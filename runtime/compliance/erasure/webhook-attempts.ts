@@ -9,6 +9,7 @@ import type { ErasureStep } from './step.js';
  */
 export const webhookAttemptsStep: ErasureStep = {
   kind: 'webhookAttempts',
+  tables: ['webhook_attempts'],
   async run({ sql, subject, log }) {
     const count = await redactColumns(sql, subject.orgId, addressPattern(subject.email), { table: 'webhook_attempts', text: ['error'] });
     log.info({ step: 'webhookAttempts', count }, 'webhook attempts redacted');

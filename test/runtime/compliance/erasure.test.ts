@@ -3,7 +3,8 @@ import { pino } from 'pino';
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrg } from '../../../runtime/admin/index.js';
-import { TRACE_STEPS, type ErasureStep } from '../../../runtime/compliance/erasure/index.js';
+import { erasedTables } from '../../../runtime/compliance/erased-tables.js';
+import { EXEMPT_TABLES, TRACE_STEPS, type ErasureStep } from '../../../runtime/compliance/erasure/index.js';
 import { SLICE_ROWS } from '../../../runtime/compliance/erasure/slices.js';
 import { connectDatabase } from '../../../runtime/db/client.js';
 import { openCsv } from '../../../runtime/imports/csv-records.js';
@@ -36,6 +37,7 @@ const TABLES = {
   audit_logs: 'id',
   custom_object_records: 'id',
   kaia_recordings: 'id',
+  kaia_voice_imports: 'id',
 } as const;
 
 let database: TestDatabase;
@@ -105,6 +107,8 @@ async function seed(orgId: number, address: string): Promise<{ storageKey: strin
     values (${orgId}, 'contact', 'Contact', 's01', '[]', '[]') returning id`;
   await sql`insert into custom_object_records (org_id, definition_id, s01, s02) values (${orgId}, ${definition!.id}, 'Jane', ${address}), (${orgId}, ${definition!.id}, 'Ada', ${OTHER})`;
   await sql`insert into kaia_recordings (org_id, title, participants) values (${orgId}, 'Call', ${json([{ email: address }, { email: OTHER }])}), (${orgId}, 'Other', ${json([{ email: OTHER }])})`;
+  await sql`insert into kaia_voice_imports (org_id, call_id, metadata, recording_url)
+            values (${orgId}, '1', ${JSON.stringify({ participant: address })}, 'https://media.example/1'), (${orgId}, '2', ${JSON.stringify({ participant: OTHER })}, 'https://media.example/2')`;
   return { storageKey };
 }
 
@@ -168,6 +172,10 @@ describe('TRACE_STEPS', () => {
   it('have distinct kinds', () => {
     const kinds = TRACE_STEPS.map((s) => s.kind);
     expect(new Set(kinds).size).toBe(kinds.length);
+  });
+
+  it('cover the tables this test seeds, and no others', () => {
+    expect(TRACE_STEPS.flatMap((s) => s.tables).sort()).toEqual(Object.keys(TABLES).sort());
   });
 
   it('leave no row of the org holding the address, in any spelling', async () => {
@@ -287,5 +295,54 @@ describe('steps over more rows than one slice', () => {
     expect(kept!.n).toBe(rows - holding.length);
     const [untouched] = await sql<{ n: number }[]>`select count(*)::int as n from events where org_id = ${otherOrg} and payload->'data'->>'email' = ${STORED}`;
     expect(untouched!.n).toBe(rows);
+  });
+});
+
+/**
+ * The tenant tables (those with an org_id column) that have a column of text or JSON, or an
+ * array of either, as the migrated database has them: where personal data can be stored.
+ */
+async function tablesHoldingText(): Promise<string[]> {
+  const rows = await sql<{ name: string }[]>`
+    select distinct case when n.nspname = 'public' then c.relname else n.nspname || '.' || c.relname end as name
+      from pg_class c
+      join pg_namespace n on n.oid = c.relnamespace
+      join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+      join pg_type t on t.oid = a.atttypid
+      left join pg_type e on t.typcategory = 'A' and e.oid = t.typelem
+     where c.relkind in ('r', 'p') and not c.relispartition
+       and n.nspname not in ('pg_catalog', 'information_schema')
+       and exists (select 1 from pg_attribute o where o.attrelid = c.oid and o.attname = 'org_id' and not o.attisdropped)
+       and (coalesce(e.typcategory, t.typcategory) = 'S' or coalesce(e.typname, t.typname) in ('json', 'jsonb'))
+     order by 1`;
+  return rows.map((r) => r.name);
+}
+
+/** The tenant tables that could hold the address and that neither an erasure step covers nor EXEMPT_TABLES names. */
+async function unaccountedTables(): Promise<string[]> {
+  const erased = erasedTables();
+  return (await tablesHoldingText()).filter((table) => !erased.has(table) && !(table in EXEMPT_TABLES));
+}
+
+describe('the tenant tables of the database', () => {
+  it('are each erased by a step, deleted with the prospect, or exempt with a reason', async () => {
+    expect(await unaccountedTables()).toEqual([]);
+  });
+
+  it('exempt only tables that exist, hold text and no step covers, each with its reason', async () => {
+    const tables = new Set(await tablesHoldingText());
+    const erased = erasedTables();
+    expect(Object.keys(EXEMPT_TABLES).filter((table) => !tables.has(table) || erased.has(table))).toEqual([]);
+    expect(Object.values(EXEMPT_TABLES).filter((reason) => reason.trim().length < 10)).toEqual([]);
+  });
+
+  it('name a new tenant table with a text column that nothing erases', async () => {
+    await sql`create table prospect_hobbies (org_id bigint not null, id bigint not null, hobby text, primary key (org_id, id))`;
+    await sql`create table cadence_system.prospect_scores (org_id bigint not null, id bigint not null, remarks jsonb, primary key (org_id, id))`;
+    try {
+      expect(await unaccountedTables()).toEqual(['cadence_system.prospect_scores', 'prospect_hobbies']);
+    } finally {
+      await sql`drop table prospect_hobbies, cadence_system.prospect_scores`;
+    }
   });
 });
