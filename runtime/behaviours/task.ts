@@ -141,14 +141,17 @@ const updateOpportunityAssociation: ActionHandler = {
 export const taskBehaviour: ResourceBehaviour = {
   /**
    * stateChangedAt: when the task got its state (created, delivered, completed); completer: the
-   * user who completed it, by whichever action (none for an application acting alone).
+   * user who completed it, by whichever action (none for an application acting alone);
+   * taskType: `manual` for a task created without one, as the reference says of tasks created
+   * through the API (a sequence step's task comes with its own, runtime/sequences).
    */
-  derives: ['stateChangedAt', 'completer'],
+  derives: ['stateChangedAt', 'completer', 'taskType'],
   derive(next, previous, { now, actor }) {
     const completing = next.completed === true && previous?.completed !== true;
     return {
       ...((!previous || next.state !== previous.state) && { stateChangedAt: now.toISOString() }),
       ...(completing && { completer: actor.userId }),
+      ...(!previous && next.taskType == null && { taskType: 'manual' }),
     };
   },
   actions: { advance, deliver, logMeetInPerson, markComplete, reassignOwner, reschedule, snooze, updateNote, updateOpportunityAssociation },

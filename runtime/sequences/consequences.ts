@@ -1,4 +1,4 @@
-import type { WriteEffects, WrittenRecord } from '../engine/index.js';
+import type { WriteEffects, WriteOperation, WrittenRecord } from '../engine/index.js';
 import type { Row } from '../engine/render.js';
 import { moveOn, type MoveKind } from './advance.js';
 import { LIVE_STATES, stepsOf } from './steps.js';
@@ -21,9 +21,20 @@ export async function afterTaskWrites(written: readonly WrittenRecord[], effects
     if (!kind || w.row.sequenceState == null || w.row.sequenceStep == null) return [];
     return [{ stateId: Number(w.row.sequenceState), fromStepId: Number(w.row.sequenceStep), kind }];
   });
+  await effects.write(callsCompleted(written, effects));
   await moveOn(effects, moves);
   const deliveries = written.filter((w) => w.effect === 'deliver' && w.row.mailing != null);
   await effects.write(deliveries.map((w) => effects.update('mailing', Number(w.row.mailing), { state: 'scheduled', scheduledAt: effects.now.toISOString() })));
+}
+
+/**
+ * A sequence state's callCompletedAt: when a call task of it was last completed, whatever the
+ * state does next (one paused or finished meanwhile is stamped all the same).
+ */
+function callsCompleted(written: readonly WrittenRecord[], effects: WriteEffects): WriteOperation[] {
+  const states = written.filter((w) => w.changed.has('completed') && w.row.completed === true && w.row.action === 'call' && w.row.sequenceState != null);
+  const now = effects.now.toISOString();
+  return [...new Set(states.map((w) => Number(w.row.sequenceState)))].map((id) => effects.update('sequenceState', id, { callCompletedAt: now }));
 }
 
 /**

@@ -182,6 +182,24 @@ describe('a scheduled mailing', () => {
     expect(decodeQuotedPrintable(raw)).toContain('<p>From the template, Ada</p>');
   });
 
+  it('carries its mailbox’s emailSignature after the body, in the HTML and the text part, template mail included', async () => {
+    const signature = '<p>Grace Hopper<br>Acme Sales, {{not a variable}}</p>';
+    const f = await fixture('Signature', { emailSignature: signature });
+    const template = await create(f.org, 'templates', 'template', {
+      name: 'Intro',
+      subject: 'Hello',
+      bodyHtml: '<html><body><p>From the template, {{first_name}}</p></body></html>',
+    });
+    const before = smtp.received.length;
+    const id = await scheduled(f, {}, { template: { type: 'template', id: template } });
+    const delivered = await untilState(f.org, id, 'delivered');
+    expect(delivered.bodyText).toBe('From the template, Ada\n\nGrace Hopper\nAcme Sales, {{not a variable}}');
+    expect(smtp.received.length).toBe(before + 1);
+    const body = decodeQuotedPrintable(smtp.received.at(-1)!.raw);
+    expect(body).toContain(`<p>From the template, Ada</p><div class="signature">${signature}</div></body>`);
+    expect(body).toContain('From the template, Ada\r\n\r\nGrace Hopper\r\nAcme Sales, {{not a variable}}');
+  });
+
   it('with neither a subject, a body nor a template fails saying so, and sends nothing', async () => {
     const f = await fixture('Nothing to send');
     const before = smtp.received.length;

@@ -1,4 +1,5 @@
 import type { Row } from '../../engine/render.js';
+import { withSignature } from './signature.js';
 
 /**
  * A mailing's subject and body with their `{{variable}}`s filled in, as the reference's templates
@@ -93,9 +94,13 @@ export interface RenderedMailing {
   readonly text: string;
 }
 
-/** The mailing's subject and HTML body, filled in, and the text part derived from that HTML. */
+/**
+ * The mailing's subject and HTML body, filled in, with the mailbox's signature after the body,
+ * and the text part derived from that HTML (so it carries the signature too).
+ */
 export function renderMailing(mailing: Row, sources: RenderSources): RenderedMailing {
   const subject = fillVariables(typeof mailing.subject === 'string' ? mailing.subject : '', sources);
-  const html = fillVariables(typeof mailing.bodyHtml === 'string' ? mailing.bodyHtml : '', sources, escapeHtml);
+  const body = fillVariables(typeof mailing.bodyHtml === 'string' ? mailing.bodyHtml : '', sources, escapeHtml);
+  const html = withSignature(body, sources.mailbox.emailSignature);
   return { subject, html, text: plainTextOf(html) };
 }

@@ -13,7 +13,8 @@ import { claimStepRuns, includesStep } from './step-runs.js';
  *   and the state moves on at once;
  * - `manual_email`, `call`, `task`: a task for the mailbox's user, due now; completing it moves
  *   the state on (consequences.ts). A manual e-mail's task comes with its mailing drafted.
- * A step with no template to send, or no type, fails its state saying why. A claimed step whose
+ * A step with no template to send, an e-mail step of a state without a mailbox, or a step with
+ * no type fails its state saying why (its errorReason). A claimed step whose
  * state is no longer active on it (paused, finished, moved on), or that a run before this one
  * ran, is stale and does nothing.
  */
@@ -31,6 +32,8 @@ interface StepToRun {
   readonly state: Row;
   readonly step: Row;
   readonly template: Row | undefined;
+  /** The step's sequence template the template came from. */
+  readonly sequenceTemplateId: number | undefined;
 }
 
 interface Failure {
@@ -49,7 +52,9 @@ export async function runSteps(effects: WriteEffects, claimed: readonly DueStep[
   const autoEmails: StepToRun[] = [];
   const manual: StepToRun[] = [];
   for (const s of toRun) {
-    if (s.step.stepType === 'auto_email') {
+    if (String(s.step.stepType).endsWith('email') && s.state.mailbox == null) {
+      failures.push({ stateId: s.due.stateId, reason: `Step ${s.due.stepId} sends e-mail, and the sequence state has no mailbox to send it from` });
+    } else if (s.step.stepType === 'auto_email') {
       if (s.template) autoEmails.push(s);
       else failures.push({ stateId: s.due.stateId, reason: `Step ${s.due.stepId} has no active template to send` });
     } else if (TASK_OF_STEP[String(s.step.stepType)]) manual.push(s);
@@ -101,11 +106,14 @@ async function stepsToRun(effects: WriteEffects, claimed: readonly DueStep[], st
   // A step deleted since it was scheduled has nothing to run; its run is recorded all the same.
   const withStep = running.filter((c) => steps.has(c.stepId));
   const templates = await activeTemplates(effects, withStep);
-  return withStep.map((due) => ({ due, state: states.get(due.stateId)!, step: steps.get(due.stepId)!, template: templates.get(due.stateId) }));
+  return withStep.map((due) => {
+    const chosen = templates.get(due.stateId);
+    return { due, state: states.get(due.stateId)!, step: steps.get(due.stepId)!, template: chosen?.template, sequenceTemplateId: chosen?.sequenceTemplateId };
+  });
 }
 
-/** Each state's template for its step: among the step's enabled sequence templates, rotating by state. */
-async function activeTemplates(effects: WriteEffects, due: readonly DueStep[]): Promise<Map<number, Row>> {
+/** Each state's template for its step, and the sequence template naming it: among the step's enabled ones, rotating by state. */
+async function activeTemplates(effects: WriteEffects, due: readonly DueStep[]): Promise<Map<number, { template: Row; sequenceTemplateId: number }>> {
   if (due.length === 0) return new Map();
   const uses = await effects.records.find('sequenceTemplate', { sequenceStep: [...new Set(due.map((d) => d.stepId))] });
   const enabled = new Map<number, Row[]>();
@@ -114,16 +122,19 @@ async function activeTemplates(effects: WriteEffects, due: readonly DueStep[]): 
     const step = Number(use.sequenceStep);
     enabled.set(step, [...(enabled.get(step) ?? []), use]);
   }
-  const templateOf = new Map<number, number>();
+  const useOf = new Map<number, Row>();
   for (const d of due) {
     const choices = enabled.get(d.stepId);
-    if (choices?.length) templateOf.set(d.stateId, Number(choices[d.stateId % choices.length]!.template));
+    if (choices?.length) useOf.set(d.stateId, choices[d.stateId % choices.length]!);
   }
-  const templates = await effects.records.rows('template', templateOf.values());
-  const chosen = new Map<number, Row>();
-  for (const [stateId, templateId] of templateOf) {
-    const template = templates.get(templateId);
-    if (template) chosen.set(stateId, template);
+  const templates = await effects.records.rows(
+    'template',
+    [...useOf.values()].map((use) => Number(use.template)),
+  );
+  const chosen = new Map<number, { template: Row; sequenceTemplateId: number }>();
+  for (const [stateId, use] of useOf) {
+    const template = templates.get(Number(use.template));
+    if (template) chosen.set(stateId, { template, sequenceTemplateId: Number(use.id) });
   }
   return chosen;
 }
@@ -148,7 +159,10 @@ function mailingOf(effects: WriteEffects, s: StepToRun, state: 'scheduled' | 'dr
   });
 }
 
-/** The tasks of manual steps, for the mailbox's user, with the prospect's account and the drafted mailing. */
+/**
+ * The tasks of manual steps, for the mailbox's user, with the prospect's account, the drafted
+ * mailing and its sequence template, and the taskType of the step (README "Sequences").
+ */
 async function tasksOf(effects: WriteEffects, steps: readonly StepToRun[], drafted: ReadonlyMap<number, number>): Promise<WriteOperation[]> {
   if (steps.length === 0) return [];
   const idsOf = (name: string) =>
@@ -166,9 +180,12 @@ async function tasksOf(effects: WriteEffects, steps: readonly StepToRun[], draft
       owner: mailboxes.get(Number(s.state.mailbox))?.user ?? null,
       account: prospects.get(Number(s.state.prospect))?.account ?? null,
       dueAt: effects.now.toISOString(),
+      // When the step was due: later than that only when the runner ran late.
+      scheduledAt: s.due.dueAt.toISOString(),
       note: s.step.taskNote ?? null,
       taskPriority: s.step.taskPriority ?? null,
       template: s.template ? Number(s.template.id) : null,
+      sequenceTemplate: s.sequenceTemplateId ?? null,
       mailing: drafted.get(s.due.stateId) ?? null,
     }),
   );
