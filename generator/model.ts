@@ -2,7 +2,7 @@
  * The generator's internal model: what the loader makes of schema/ and every emitter reads.
  * It is read-only and already checked, so emitters never re-validate.
  */
-import type { ParamSchema } from '../runtime/model/descriptor.js';
+import type { ParamSchema, RenderedAs } from '../runtime/model/descriptor.js';
 
 export type ScalarType = 'string' | 'integer' | 'number' | 'boolean' | 'object';
 export type AttributeType = ScalarType | 'array';
@@ -28,6 +28,8 @@ export interface AttributeModel {
   readonly writeOnly: boolean;
   readonly required: boolean;
   readonly description?: string;
+  /** How responses render a date-time other than in ISO 8601 (SPEC.md's batch times). */
+  readonly renderedAs?: RenderedAs;
   /** Set when the attribute is the id of this to-one relationship: it has no column of its own. */
   readonly relationshipId?: string;
   /** Part of filter[q] search. */

@@ -23,7 +23,7 @@ export interface BatchAttributes {
    */
   contextType: string | null;
   /**
-   * Rendered as a numeric string of epoch seconds (for example "1767225600"), not ISO 8601, as SPEC.md "Batch" requires; stored as a timestamp.
+   * Rendered as a numeric string of epoch seconds (for example "1767225600"), not ISO 8601, as SPEC.md "Batch" requires; stored as a timestamp, and filtered by ISO 8601 values like other timestamps.
    */
   createdAt: string | null;
   /**
@@ -62,7 +62,7 @@ export interface BatchAttributes {
    */
   total: number | null;
   /**
-   * Rendered as a numeric string of epoch seconds (for example "1767225600"), not ISO 8601, as SPEC.md "Batch" requires; stored as a timestamp.
+   * Rendered as a numeric string of epoch seconds (for example "1767225600"), not ISO 8601, as SPEC.md "Batch" requires; stored as a timestamp, and filtered by ISO 8601 values like other timestamps.
    */
   updatedAt: string | null;
 }

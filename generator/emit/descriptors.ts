@@ -15,6 +15,7 @@ export function descriptorOf(resource: ResourceModel): ResourceDescriptor {
       column: a.column,
       type: a.type,
       ...(a.format !== undefined && { format: a.format }),
+      ...(a.renderedAs !== undefined && { renderedAs: a.renderedAs }),
       ...(a.items !== undefined && { itemType: a.items.type }),
       ...(a.enum !== undefined && { enum: a.enum }),
       ...(a.relationshipId !== undefined && { relationshipIdOf: a.relationshipId }),

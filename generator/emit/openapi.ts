@@ -1,4 +1,4 @@
-import { openApiDocument, type OpenApiAttribute, type OpenApiResource } from '../../runtime/openapi/index.js';
+import { openApiDocument, type JsonSchema, type OpenApiAttribute, type OpenApiResource } from '../../runtime/openapi/index.js';
 import type { AttributeModel, ResourceModel, SchemaModel } from '../model.js';
 import { attributeValueSchema } from './body-schemas.js';
 
@@ -8,7 +8,18 @@ import { attributeValueSchema } from './body-schemas.js';
  * the same value schemas the request validators check.
  */
 
+/** Epoch seconds as text (`"1767225600"`): a client must not read it as an ISO 8601 date-time. */
+function renderedSchema(a: AttributeModel): JsonSchema | undefined {
+  if (a.renderedAs !== 'epochSeconds') return undefined;
+  return {
+    type: a.required ? 'string' : ['string', 'null'],
+    pattern: '^-?[0-9]+$',
+    ...(a.description !== undefined && { description: a.description }),
+  };
+}
+
 function attributeOf(a: AttributeModel): OpenApiAttribute {
+  const rendered = renderedSchema(a);
   return {
     name: a.name,
     type: a.type,
@@ -18,6 +29,7 @@ function attributeOf(a: AttributeModel): OpenApiAttribute {
       ...(a.default !== undefined && { default: a.default }),
       ...(a.description !== undefined && { description: a.description }),
     },
+    ...(rendered && { rendered }),
     readOnly: a.readOnly,
     ...(a.writeOnly && { writeOnly: true }),
     required: a.required,

@@ -36,6 +36,7 @@ interface RawDefinition {
   'x-relationshipId'?: string;
   'x-search'?: boolean;
   'x-importKey'?: number;
+  'x-renderedAs'?: AttributeModel['renderedAs'];
   'x-filterBy'?: string[];
 }
 
@@ -141,6 +142,10 @@ function attributeOf(file: string, name: string, d: RawDefinition, all: Record<s
   if (d['x-importKey'] !== undefined && !isText(d.type, d.format) && !(d.type === 'array' && isText(d.items?.type, d.items?.format))) {
     throw new SchemaFileError(file, `/definitions/${name}/x-importKey`, 'an import key must be a string attribute (not a date or date-time) or an array of such strings');
   }
+  // Only a timestamp has another rendering: the value's type in responses follows from it.
+  if (d['x-renderedAs'] !== undefined && (d.type !== 'string' || d.format !== 'date-time')) {
+    throw new SchemaFileError(file, `/definitions/${name}/x-renderedAs`, 'only a date-time attribute can be rendered as epoch seconds');
+  }
   return {
     name,
     column: aliased !== undefined ? `${snakeCase(aliased)}_id` : snakeCase(name),
@@ -160,6 +165,7 @@ function attributeOf(file: string, name: string, d: RawDefinition, all: Record<s
     writeOnly: d.writeOnly ?? false,
     required: d['x-required'] ?? false,
     ...(d.description !== undefined && { description: d.description }),
+    ...(d['x-renderedAs'] !== undefined && { renderedAs: d['x-renderedAs'] }),
     ...(d['x-relationshipId'] !== undefined && { relationshipId: d['x-relationshipId'] }),
     search: d['x-search'] ?? false,
     ...(d['x-importKey'] !== undefined && { importKey: d['x-importKey'] }),

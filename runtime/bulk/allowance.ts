@@ -63,6 +63,22 @@ export async function takeFromAllowance(tx: Transaction, orgId: number, items: n
 }
 
 /**
+ * What the org's allowance holds now, taking nothing: for the answer to a request that charges
+ * no items (an idempotent replay), which still reports the allowance rather than the hourly
+ * request limit. Reads without locking, so the figure may be a moment old under concurrent takes.
+ */
+export async function allowanceInHand(tx: Transaction, orgId: number, now: Date, options: AllowanceOptions): Promise<AllowanceTake> {
+  const perSecond = options.perDay / SECONDS_PER_DAY;
+  const [row] = await tx<{ level: number }[]>`
+    select least(${options.capacity}::float8,
+                 tokens + greatest(0, extract(epoch from (${now.toISOString()}::timestamptz - refilled_at)))::float8 * ${perSecond}::float8) as level
+      from bulk_allowances where org_id = ${orgId} and allowance = ${BULK_ITEMS}`;
+  // An org that never made a bulk request has a full bucket.
+  const level = row?.level ?? options.capacity;
+  return { granted: true, remaining: Math.floor(level), retryAfterSeconds: 0, fullInSeconds: Math.ceil((options.capacity - level) / perSecond) };
+}
+
+/**
  * X-RateLimit-Limit (the capacity), X-RateLimit-Remaining (items in hand) and X-RateLimit-Reset
  * (epoch seconds when the bucket is full again; on a refusal, when this request's items are).
  */

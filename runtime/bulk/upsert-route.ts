@@ -7,7 +7,7 @@ import { actorOf } from '../engine/responses.js';
 import { jsonApi, parseLargeRequestBody, validationError } from '../jsonapi/index.js';
 import { mapInSlices } from '../slices.js';
 import { orgScopedTransaction } from '../tenancy/index.js';
-import { chargeAllowance, type AllowanceOptions } from './allowance.js';
+import { allowanceHeaders, allowanceInHand, chargeAllowance, type AllowanceOptions } from './allowance.js';
 import { batchResponder } from './batch-response.js';
 import { createUpsertBatch, type NewItem } from './batch-store.js';
 import { batchOfKey, claimKey, idempotencyKeyOf, requestHash } from './idempotency.js';
@@ -87,9 +87,20 @@ async function planRequest(c: Context<ApiEnv>, action: UpsertAction, targets: Up
 export function mountUpsertRoutes(api: Hono<ApiEnv>, options: UpsertRouteOptions): void {
   const batches = batchResponder(options);
 
-  const answerWithBatch = async (c: Context<ApiEnv>, batchId: number, headers: Record<string, string>) => {
+  /**
+   * The first request's batch, marked as a replay. Its X-RateLimit-* headers are the allowance's,
+   * as the first answer's were, so a client pacing itself by them reads the same kind of figure.
+   */
+  const answerWithReplay = async (c: Context<ApiEnv>, batchId: number) => {
     const { orgId } = c.get('auth');
-    const row = await orgScopedTransaction(options.sql, orgId, (tx) => batches.read(tx, orgId, batchId), { readOnly: true });
+    const now = options.clock();
+    const { row, take } = await orgScopedTransaction(
+      options.sql,
+      orgId,
+      async (tx) => ({ row: await batches.read(tx, orgId, batchId), take: await allowanceInHand(tx, orgId, now, options.allowance) }),
+      { readOnly: true },
+    );
+    const headers = { ...allowanceHeaders(take, now, options.allowance), 'Idempotent-Replayed': 'true' };
     return jsonApi(c, 200, { data: batches.render(c, row) }, headers);
   };
 
@@ -102,11 +113,10 @@ export function mountUpsertRoutes(api: Hono<ApiEnv>, options: UpsertRouteOptions
     rejectUnknownParams(queryParams(c.req.url), () => false, 'on a bulk upsert');
     const key = idempotencyKeyOf(c.req.header('idempotency-key'));
     const { dupeMethod, target, items, hash } = await planRequest(c, action, options.targets, key !== undefined);
-    const replayed = { 'Idempotent-Replayed': 'true' };
     const earlier = async () => orgScopedTransaction(options.sql, auth.orgId, (tx) => batchOfKey(tx, auth.orgId, key!, hash!, options.clock()), { readOnly: true });
     if (key !== undefined) {
       const batchId = await earlier();
-      if (batchId !== undefined) return answerWithBatch(c, batchId, replayed);
+      if (batchId !== undefined) return answerWithReplay(c, batchId);
     }
 
     const now = options.clock();
@@ -131,7 +141,7 @@ export function mountUpsertRoutes(api: Hono<ApiEnv>, options: UpsertRouteOptions
       if (!(error instanceof KeyTakenMeanwhile)) throw error;
       const batchId = await earlier();
       if (batchId === undefined) throw new Error('an Idempotency-Key was taken and then not found');
-      return answerWithBatch(c, batchId, replayed);
+      return answerWithReplay(c, batchId);
     }
   };
 

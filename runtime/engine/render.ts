@@ -1,4 +1,4 @@
-import type { ResourceDescriptor } from '../model/descriptor.js';
+import type { AttributeDescriptor, ResourceDescriptor } from '../model/descriptor.js';
 import { relationshipAlias } from '../model/sql-text.js';
 
 export type Row = Record<string, unknown> & { id: number };
@@ -20,6 +20,18 @@ export interface UrlBase {
 /** Collection paths by type, for `links.related` of to-many relationships. */
 export type CollectionPaths = ReadonlyMap<string, string>;
 
+/** `2026-01-01T00:00:00.000Z` as `"1767225600"`; anything else (null) as it is. */
+function epochSeconds(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? value : String(Math.floor(ms / 1000));
+}
+
+/** An attribute's value as responses show it: as stored, unless its schema names another rendering. */
+function renderedValue(a: AttributeDescriptor, value: unknown): unknown {
+  return a.renderedAs === 'epochSeconds' ? epochSeconds(value) : value;
+}
+
 /**
  * Renders one row as a JSON:API resource object: every public attribute (null ones too; never a
  * write-only one), to-one
@@ -36,7 +48,7 @@ export function renderResource(
 ): ResourceObject {
   const attributes: Record<string, unknown> = {};
   for (const a of descriptor.attributes) {
-    if (!a.writeOnly && (!fieldset || fieldset.has(a.name))) attributes[a.name] = row[a.name] ?? null;
+    if (!a.writeOnly && (!fieldset || fieldset.has(a.name))) attributes[a.name] = renderedValue(a, row[a.name] ?? null);
   }
   const relationships: Record<string, unknown> = {};
   for (const rel of descriptor.relationships) {

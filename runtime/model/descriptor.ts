@@ -6,12 +6,17 @@
 
 export type AttributeType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array';
 
+/** A rendering of a date-time other than ISO 8601: `epochSeconds` is `"1767225600"`. */
+export type RenderedAs = 'epochSeconds';
+
 export interface AttributeDescriptor {
   readonly name: string;
   readonly column: string;
   readonly type: AttributeType;
   /** `date-time` columns are timestamptz and rendered by PostgreSQL in ISO 8601 with milliseconds. */
   readonly format?: string;
+  /** How responses render the value, when not as PostgreSQL gives it (schema `x-renderedAs`). */
+  readonly renderedAs?: RenderedAs;
   /** Element type of an array attribute. */
   readonly itemType?: Exclude<AttributeType, 'array'>;
   readonly enum?: readonly unknown[];

@@ -1,7 +1,7 @@
 import { writeBodySchema } from '../engine/body-schema.js';
 import type { RelationshipDescriptor, ToOneDescriptor } from '../model/descriptor.js';
 import { schemaNames, schemaRef } from './refs.js';
-import type { JsonSchema, OpenApiResource } from './shapes.js';
+import type { JsonSchema, OpenApiAttribute, OpenApiResource } from './shapes.js';
 
 /** JSON Schemas (2020-12, as OpenAPI 3.1 uses) of documents and request bodies. */
 
@@ -94,6 +94,11 @@ function relationshipSchema(relationship: RelationshipDescriptor): JsonSchema {
   };
 }
 
+function renderedSchema(a: OpenApiAttribute): JsonSchema {
+  const schema = a.rendered ?? a.schema;
+  return a.readOnly ? { ...schema, readOnly: true } : schema;
+}
+
 /** A resource object as responses render it. */
 function resourceObject(resource: OpenApiResource): JsonSchema {
   return {
@@ -107,7 +112,7 @@ function resourceObject(resource: OpenApiResource): JsonSchema {
         type: 'object',
         description: `Every attribute, null ones too, unless fields[${resource.type}] names fewer.`,
         // Write-only attributes (passwords) are taken on writes and never rendered.
-        properties: Object.fromEntries(resource.attributes.filter((a) => !a.writeOnly).map((a) => [a.name, a.readOnly ? { ...a.schema, readOnly: true } : a.schema])),
+        properties: Object.fromEntries(resource.attributes.filter((a) => !a.writeOnly).map((a) => [a.name, renderedSchema(a)])),
       },
       relationships: {
         type: 'object',

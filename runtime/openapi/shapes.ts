@@ -16,6 +16,8 @@ export interface OpenApiAttribute {
    * is nullable), with its description and default.
    */
   readonly schema: JsonSchema;
+  /** The value's JSON Schema in responses, when they render it otherwise than writes take it (epoch seconds). */
+  readonly rendered?: JsonSchema;
   readonly readOnly: boolean;
   /** Taken on writes, never rendered (a password). */
   readonly writeOnly?: boolean;

@@ -17,7 +17,8 @@ let api: TestApi;
 const processes: RunningCadence[] = [];
 
 beforeAll(async () => {
-  api = await startTestApi({ clock, bulkAllowance: ALLOWANCE });
+  // The hourly request limit is on too, so an answer showing its headers instead of the allowance's is seen.
+  api = await startTestApi({ clock, bulkAllowance: ALLOWANCE, rateLimit: { perHour: 10_000 } });
 });
 afterAll(async () => {
   for (const p of processes) p.kill();
@@ -83,14 +84,17 @@ describe('one org', () => {
     expect(response.body.errors[0].detail).toContain('split it into smaller requests');
   });
 
-  it('an idempotent replay takes nothing', async () => {
+  it('an idempotent replay takes nothing, and answers with the allowance’s X-RateLimit-* headers as the first answer did', async () => {
     now += 86_400_000;
     const headers = { 'Idempotency-Key': 'allowance-replay' };
-    const first = await upsert(100, { headers });
-    expect(limits(first)).toMatchObject({ status: 200, remaining: '0' });
-    const replay = await upsert(100, { headers });
-    expect(replay.status).toBe(200);
+    const first = await upsert(60, { headers });
+    expect(limits(first)).toEqual({ status: 200, limit: '100', remaining: '40', reset: String(seconds() + 60), retryAfter: null });
+    now += 5_000;
+    const replay = await upsert(60, { headers });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body.data.id).toBe(first.body.data.id);
+    // Five seconds refilled five items; the replay took none.
+    expect(limits(replay)).toEqual({ status: 200, limit: '100', remaining: '45', reset: String(seconds() + 55), retryAfter: null });
   });
 
   it('each org has its own allowance', async () => {
