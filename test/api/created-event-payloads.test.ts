@@ -20,7 +20,9 @@ beforeAll(async () => {
   setup = await startWebhookSetup();
   api = setup.api;
   for (const payloadVersion of [1, 2]) {
-    const hook = await api.request('POST', '/api/v2/webhooks', { body: { data: { type: 'webhook', attributes: { url: setup.url, resource: 'prospect', payloadVersion } } } });
+    const hook = await api.request('POST', '/api/v2/webhooks', {
+      body: { data: { type: 'webhook', attributes: { url: setup.url, resource: 'prospect', payloadVersion } } },
+    });
     expect(hook.status, JSON.stringify(hook.body)).toBe(201);
   }
   accountId = (await api.request('POST', '/api/v2/accounts', { body: { data: { type: 'account', attributes: { name: 'Analytical Engines' } } } })).body.data.id;
