@@ -7,7 +7,7 @@ import type { BulkUpsertResult } from './writes.js';
 import { number, table, verdict } from './report.js';
 
 /** Bulk upsert must reach this share of the ceiling's rows/s. */
-export const BULK_UPSERT_TARGET = 0.3;
+export const BULK_UPSERT_TARGET = 0.5;
 
 export function bulkUpsertTable(result: BulkUpsertResult): string {
   const kb = (bytes: number) => `${number(bytes / 1024)} KB`;
@@ -42,7 +42,7 @@ export function bulkUpsertTargetLine(result: BulkUpsertResult): string {
 }
 
 /** Bulk actions against plain SQL over the same number of records, as the bulk upsert. */
-export const BULK_ACTION_TARGET = 0.3;
+export const BULK_ACTION_TARGET = 0.5;
 
 const actionComplete = (run: ActionRun) => run.final.state === 'finished' && run.final.failures === 0 && run.applied === run.records;
 
@@ -100,7 +100,7 @@ export function bulkActionsTargetLines(result: BulkActionsResult): string[] {
 }
 
 /** The CSV import against COPY of the same rows (issue #14). */
-export const IMPORT_TARGET = 0.2;
+export const IMPORT_TARGET = 0.4;
 /** The worker's RSS growth over the import: it streams the file, so it should not hold it. */
 export const IMPORT_RSS_GROWTH_TARGET_MB = 150;
 

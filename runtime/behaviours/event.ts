@@ -1,4 +1,5 @@
-import type { ResourceBehaviour } from '../engine/index.js';
+import { descriptors } from '../../generated/resources/index.js';
+import { restoredPayload, type ResourceBehaviour } from '../engine/index.js';
 
 /**
  * Events are the outbox of every change, and apps may record external activity as events too
@@ -11,5 +12,11 @@ export const eventBehaviour: ResourceBehaviour = {
   derive(next, previous, { now }) {
     if (previous || next.eventAt != null) return {};
     return { eventAt: now.toISOString() };
+  },
+  present(row) {
+    // A created event is stored without its nulls (runtime/engine/event-payload.ts); clients see them.
+    if (row.action !== 'created' || row.payload == null) return row;
+    const payload = restoredPayload((type) => descriptors.get(type), { resourceType: row.resourceType as string | null, action: row.action, payload: row.payload });
+    return { ...row, payload };
   },
 };

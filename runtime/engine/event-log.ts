@@ -7,7 +7,10 @@ export interface ChangeEvent {
   readonly resourceId: number;
   /** `created`, `updated`, `destroyed` or a domain action such as `completed`. */
   readonly action: string;
-  /** Created: every value; updated: the changed values; destroyed: the last known values. */
+  /**
+   * Created: every value (stored without its nulls for standard resources, see event-payload.ts);
+   * updated: the changed values; destroyed: the last known values.
+   */
   readonly data: Snapshot;
   /** Updated only: the previous values of what changed. */
   readonly before?: Snapshot;

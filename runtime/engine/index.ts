@@ -32,6 +32,7 @@ export type { DynamicRecords, DynamicReferences, DynamicReferenceSet, Reference,
 export type * from './write-operations.js';
 export { createRecordWriter, actionOperation, type RecordWriterOptions } from './record-writer/index.js';
 export type { EventSink, RecordedEvent } from './event-log.js';
+export { restoredPayload } from './event-payload.js';
 export { changesByName, changesOfAttributes, type Snapshot } from './record-rules.js';
 
 /** The one engine: every resource, standard or (later) custom, is served by binding a module. */

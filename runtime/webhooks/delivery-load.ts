@@ -1,3 +1,5 @@
+import { descriptors } from '../../generated/resources/index.js';
+import { restoredPayload } from '../engine/index.js';
 import type { Transaction } from '../tenancy/index.js';
 import type { DeliveryItem } from './delivery-job.js';
 import type { StoredEvent } from './payload.js';
@@ -67,6 +69,13 @@ export async function loadDeliverySet(tx: Transaction, orgId: number, items: rea
     disabledUntil: r.disabled_until,
     disabledSince: r.disabled_since,
     done: r.done,
-    event: { id: Number(r.event_id), resourceType: r.resource_type, resourceId: Number(r.resource_id), action: r.action, payload: r.payload },
+    event: {
+      id: Number(r.event_id),
+      resourceType: r.resource_type,
+      resourceId: Number(r.resource_id),
+      action: r.action,
+      // A created event is stored without its nulls; every payload version delivers them.
+      payload: restoredPayload((type) => descriptors.get(type), { resourceType: r.resource_type, action: r.action, payload: r.payload }) as StoredEvent['payload'],
+    },
   }));
 }

@@ -25,5 +25,6 @@ export async function writeGroup(
   const writing = await accepted(set, rules, prepared, outcomes);
   await beforeDelete(set, descriptor, writing);
   const rows = await applyIsolated(set, descriptor, writing, outcomes);
-  return writtenOf(rules, writing, rows, outcomes);
+  // Readers restore a created event's nulls from the standard descriptors; a custom object's events are stored whole.
+  return writtenOf(rules, writing, rows, outcomes, { compactCreates: set.options.catalog.has(descriptor.type) });
 }

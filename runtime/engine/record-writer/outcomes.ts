@@ -5,6 +5,7 @@
 import type { ResourceDescriptor } from '../../model/descriptor.js';
 import type { WrittenRecord } from '../behaviour.js';
 import type { ChangeEvent } from '../event-log.js';
+import { withoutNulls } from '../event-payload.js';
 import { changedNames, snapshot, type RuleContext } from '../record-rules.js';
 import type { Row } from '../render.js';
 import type { Changes, CreateOperation, UpdateChanges, WriteOutcome } from '../write-operations.js';
@@ -38,15 +39,27 @@ interface RecordWritten {
 
 const NOTHING_CHANGED: ReadonlySet<string> = new Set();
 
+/** How a group's events are stored. */
+interface EventStorage {
+  /** Created events without their nulls (runtime/engine/event-payload.ts): for types readers can restore. */
+  readonly compactCreates: boolean;
+}
+
 /** Each stored record's `written` outcome, events and WrittenRecord; a record without a row was refused while applying. */
-export function writtenOf(rules: RuleContext, accepted: readonly Prepared[], rows: ReadonlyMap<number, Row>, outcomes: WriteOutcome[]): GroupWritten {
+export function writtenOf(
+  rules: RuleContext,
+  accepted: readonly Prepared[],
+  rows: ReadonlyMap<number, Row>,
+  outcomes: WriteOutcome[],
+  storage: EventStorage,
+): GroupWritten {
   const group: GroupWritten = { events: [], created: [], written: [] };
   const recorded = !rules.behaviours.get(rules.descriptor.type)?.unrecorded;
   for (const p of accepted) {
     const row = rows.get(p.index);
     if (!row) continue;
     outcomes[p.index] = { status: 'written', row };
-    const record = recordWritten(rules, p, row, recorded);
+    const record = recordWritten(rules, p, row, recorded, storage);
     if (p.op.kind === 'create') group.created.push({ descriptor: rules.descriptor, row, changes: p.changes! });
     group.events.push(...record.events);
     group.written.push(record.written);
@@ -54,10 +67,10 @@ export function writtenOf(rules: RuleContext, accepted: readonly Prepared[], row
   return group;
 }
 
-function recordWritten(rules: RuleContext, p: Prepared, row: Row, recorded: boolean): RecordWritten {
+function recordWritten(rules: RuleContext, p: Prepared, row: Row, recorded: boolean, storage: EventStorage): RecordWritten {
   switch (p.op.kind) {
     case 'create':
-      return created(rules, p, p.op, row, recorded);
+      return created(rules, p, p.op, row, recorded, storage);
     case 'update':
       return updated(rules, p, row, recorded);
     case 'delete':
@@ -65,10 +78,11 @@ function recordWritten(rules: RuleContext, p: Prepared, row: Row, recorded: bool
   }
 }
 
-function created(rules: RuleContext, p: Prepared, op: CreateOperation, row: Row, recorded: boolean): RecordWritten {
+function created(rules: RuleContext, p: Prepared, op: CreateOperation, row: Row, recorded: boolean, storage: EventStorage): RecordWritten {
   const meta = op.changes.meta;
+  const taken = () => (storage.compactCreates ? withoutNulls(snapshot(rules, row)) : snapshot(rules, row));
   return {
-    events: recorded ? [eventOf(rules, p, row, 'created', snapshot(rules, row))] : [],
+    events: recorded ? [eventOf(rules, p, row, 'created', taken())] : [],
     written: { kind: 'create', row, previous: null, changed: NOTHING_CHANGED, ...(meta && { meta }) },
   };
 }
