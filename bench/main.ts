@@ -37,6 +37,7 @@ import { mailPart } from './mail.js';
 import { runSequences } from './sequences.js';
 import { BENCH_RATE_LIMIT_PER_HOUR, rateLimitTable, rateLimitTargetLine, runRateLimitBench } from './rate-limit.js';
 import { benchParts } from './parts.js';
+import { emptyQueue } from './queue.js';
 import { killChildren, sampleRss, startChildServer, type ChildServer } from './processes.js';
 import {
   customTable,
@@ -469,6 +470,16 @@ async function sequencesPart(state: RunState, database: BenchDatabase, cadenceSe
   }
 }
 
+/** Before a part that runs a worker: the job queue emptied of what earlier parts left (queue.ts), said as it goes. */
+async function fromEmptyQueue(database: BenchDatabase, part: string): Promise<void> {
+  const sql = connectDatabase(database.url, { max: 1 });
+  try {
+    print(`\n${part}: ${await emptyQueue(sql)}`);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
 async function run(state: RunState): Promise<void> {
   const started = performance.now();
   print(`parts: ${[...PARTS].join(', ')}; ${machineLoad()}`);
@@ -512,17 +523,33 @@ async function run(state: RunState): Promise<void> {
   if (PARTS.has('custom')) reports.push(await customPart(database, org, bookings!, cadence));
   if (PARTS.has('rateLimit')) reports.push(await rateLimitPart(state, database, org));
   // Writes last: the webhook part adds accounts and events to the org the others read.
-  if (PARTS.has('webhooks')) reports.push(await webhooksPart(database, org, cadence));
+  if (PARTS.has('webhooks')) {
+    await fromEmptyQueue(database, 'webhooks');
+    reports.push(await webhooksPart(database, org, cadence));
+  }
   // Writes in orgs of their own, after every read.
   // The RSS during the writes alone too: 2 MB bulk bodies and 50 POSTs at once are new to the process.
   const beforeWrites = rss.maxMb();
   const writesRss = PARTS.has('writes') ? sampleRss(cadenceServer.pid) : undefined;
-  if (PARTS.has('writes')) reports.push(await writesPart(state, database, seeded.orgs, cadenceServer, getOne));
+  if (PARTS.has('writes')) {
+    await fromEmptyQueue(database, 'writes');
+    reports.push(await writesPart(state, database, seeded.orgs, cadenceServer, getOne));
+  }
   writesRss?.stop();
-  if (PARTS.has('bulkActions')) reports.push(await bulkActionsPart(state, database, cadenceServer));
-  if (PARTS.has('imports')) reports.push(await importsPart(state, database, cadenceServer));
-  if (PARTS.has('sequences')) reports.push(await sequencesPart(state, database, cadenceServer));
+  if (PARTS.has('bulkActions')) {
+    await fromEmptyQueue(database, 'bulk actions');
+    reports.push(await bulkActionsPart(state, database, cadenceServer));
+  }
+  if (PARTS.has('imports')) {
+    await fromEmptyQueue(database, 'imports');
+    reports.push(await importsPart(state, database, cadenceServer));
+  }
+  if (PARTS.has('sequences')) {
+    await fromEmptyQueue(database, 'sequences');
+    reports.push(await sequencesPart(state, database, cadenceServer));
+  }
   if (PARTS.has('mail')) {
+    await fromEmptyQueue(database, 'mail');
     const sql = connectDatabase(database.url, { max: 1 });
     const options = { apiUrl: cadenceServer.url, serverPid: cadenceServer.pid, mailings: MAILINGS, rounds: ROUNDS, load: LOAD, sql, cwd: REPO_ROOT, print };
     const workerEnv = (extra: Record<string, string>) => serverEnv(database.url, extra);

@@ -176,6 +176,7 @@ export function sequencesTable(result: SequencesResult): string {
         'lateness (ran_at - due_at): p50 / **p99** / max (min)',
         `${seconds(run.lateness.p50Ms)} / **${seconds(run.lateness.p99Ms)}** / ${seconds(run.lateness.maxMs)} (${seconds(run.lateness.minMs)})`,
       ],
+      ["the org's first-step sends still queued at the due instant (the backlog the steps share the worker with)", number(run.sendsQueuedAtDue)],
       ['states finished / mailings of the org (SQL)', `${number(run.finished)} / ${number(run.mailings)}`],
       ['worker during the timing: CPU / peak RSS', `${number(run.workerCpuSeconds, 1)} s / ${number(run.workerRssMb)} MB`],
     );

@@ -14,7 +14,11 @@
 // What runs at that instant is what would have run STEP_TWO_INTERVAL minutes later, on an idle
 // worker that finds the job at its next poll (graphile-worker polls for jobs whose run-at has
 // come every 2 s; no notification announces them), as in production. The first steps' mailings
-// are being sent meanwhile (the local transport): due steps go ahead of sends (priority).
+// are being sent meanwhile (the local transport): due steps go ahead of sends (priority), and the
+// worker's reserved slots (WORKER_RESERVED_CONCURRENCY) run only them. That backlog of sends is
+// what the timed run shares the worker with, on purpose, and its size at the due instant is
+// shown; the warm-up's own jobs are drained before the timed org is enrolled, and the part starts
+// from an empty queue (queue.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type postgres from 'postgres';
 import { createOrg, type CreatedOrg } from '../runtime/admin/index.js';
@@ -65,6 +69,8 @@ export interface SequencesRun {
   readonly stepsPerSecond: number;
   /** ran_at - due_at of the second steps, from sequence_step_runs. */
   readonly lateness: Lateness;
+  /** The org's sends still to be made when the steps came due (its first steps'): the backlog the steps share the worker with. */
+  readonly sendsQueuedAtDue: number;
   /** States finished, and the org's mailings (two per state), counted in SQL afterwards. */
   readonly finished: number;
   readonly mailings: number;
@@ -221,6 +227,9 @@ async function latenessOf(sql: postgres.Sql, target: SequenceOrg): Promise<Laten
   return { p50Ms: Number(row!.p50), p99Ms: Number(row!.p99), maxMs: Number(row!.max), minMs: Number(row!.min), distinctDueAt: row!.due };
 }
 
+/** Jobs in the queue whose run-at has come, running or not. */
+const dueJobs = (sql: postgres.Sql) => countOf(sql, 'select count(*) as n from graphile_worker._private_jobs where run_at <= now()', []);
+
 /** Enrols, makes every second step due at one instant, and times them until every one has run. */
 async function timeSteps(options: SequencesOptions, target: SequenceOrg, states: number, worker: ChildProcessHandle, label: string): Promise<SequencesRun> {
   const { sql, print } = options;
@@ -231,9 +240,11 @@ async function timeSteps(options: SequencesOptions, target: SequenceOrg, states:
   const workerCpu = cpuMilliseconds(worker.pid);
   const rss = sampleRss(worker.pid);
   let done: { n: number; at: number };
+  let sendsQueuedAtDue = 0;
   try {
     await sleep(Math.max(0, dueAt.getTime() - Date.now()));
     const due = performance.now();
+    sendsQueuedAtDue = await countOf(sql, 'select count(*) as n from mailing_sends where org_id = $1', [target.org.orgId]);
     done = await waitForCount('the second steps', () => runsOf(sql, target.org.orgId, target.steps[1]), states, worker);
     done = { ...done, at: done.at - due };
   } finally {
@@ -244,7 +255,7 @@ async function timeSteps(options: SequencesOptions, target: SequenceOrg, states:
   const { distinctDueAt, ...lateness } = await latenessOf(sql, target);
   const orgId = target.org.orgId;
   print(
-    `  ${label}, org ${orgId}: ${states} states enrolled in ${enrolment.batchSeconds.toFixed(1)} s, first steps run ${enrolment.firstStepsSeconds.toFixed(1)} s after the POST; ${done.n} second steps due at once ran in ${seconds.toFixed(1)} s (${Math.round(done.n / seconds)} steps/s), lateness p50 ${(lateness.p50Ms / 1000).toFixed(2)} s, p99 ${(lateness.p99Ms / 1000).toFixed(2)} s, max ${(lateness.maxMs / 1000).toFixed(2)} s`,
+    `  ${label}, org ${orgId}: ${states} states enrolled in ${enrolment.batchSeconds.toFixed(1)} s, first steps run ${enrolment.firstStepsSeconds.toFixed(1)} s after the POST; ${done.n} second steps due at once ran in ${seconds.toFixed(1)} s (${Math.round(done.n / seconds)} steps/s) beside ${sendsQueuedAtDue} queued sends, lateness p50 ${(lateness.p50Ms / 1000).toFixed(2)} s, p99 ${(lateness.p99Ms / 1000).toFixed(2)} s, max ${(lateness.maxMs / 1000).toFixed(2)} s`,
   );
   return {
     orgId,
@@ -256,6 +267,7 @@ async function timeSteps(options: SequencesOptions, target: SequenceOrg, states:
     seconds,
     stepsPerSecond: done.n / seconds,
     lateness,
+    sendsQueuedAtDue,
     finished: await countOf(sql, `select count(*) as n from sequence_states where org_id = $1 and state = 'finished'`, [orgId]),
     mailings: await countOf(sql, 'select count(*) as n from mailings where org_id = $1', [orgId]),
     workerCpuSeconds,
@@ -266,7 +278,8 @@ async function timeSteps(options: SequencesOptions, target: SequenceOrg, states:
 export async function runSequences(options: SequencesOptions): Promise<SequencesResult> {
   const { print } = options;
   const env = options.workerEnv({ LOG_LEVEL: 'warn' });
-  const concurrency = env.WORKER_CONCURRENCY ? env.WORKER_CONCURRENCY : '4 (default)';
+  const reserved = env.WORKER_RESERVED_CONCURRENCY ? env.WORKER_RESERVED_CONCURRENCY : '2 (default)';
+  const concurrency = `${env.WORKER_CONCURRENCY ? env.WORKER_CONCURRENCY : '4 (default)'}, WORKER_RESERVED_CONCURRENCY=${reserved}`;
   const warmUpOrg = await sequenceOrg(options, 'Bench sequences: warm-up', WARM_UP_STATES);
   const target = await sequenceOrg(options, 'Bench sequences', options.states);
   await options.sql.unsafe('vacuum analyze prospects');
@@ -275,6 +288,7 @@ export async function runSequences(options: SequencesOptions): Promise<Sequences
   let run: SequencesRun | undefined;
   try {
     await timeSteps(options, warmUpOrg, WARM_UP_STATES, worker, 'warm-up');
+    await waitForCount("the warm-up's due jobs to drain", async () => ((await dueJobs(options.sql)) === 0 ? 1 : 0), 1, worker);
     print(`  warm-up: ${WARM_UP_STATES} states through both steps; WORKER_CONCURRENCY=${concurrency}`);
     run = await timeSteps(options, target, options.states, worker, 'timed');
   } catch (error) {

@@ -17,6 +17,8 @@ export interface Config {
    */
   readonly superviseWorker: boolean;
   readonly workerConcurrency: number;
+  /** WORKER_RESERVED_CONCURRENCY: slots only time-critical jobs (due sequence steps) may take, besides WORKER_CONCURRENCY. */
+  readonly workerReservedConcurrency: number;
   /** WORKER_HEARTBEAT_MS: how often a worker says it is alive and looks for dead workers' jobs. */
   readonly workerHeartbeatMs: number;
   /** WORKER_STALE_AFTER_MS: a worker silent this long is dead; its jobs run again elsewhere. */
@@ -74,6 +76,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     logLevel: env.LOG_LEVEL || 'info',
     superviseWorker: env.CADENCE_IN_PROCESS_WORKER !== 'false',
     workerConcurrency: integer(env, 'WORKER_CONCURRENCY', 4),
+    workerReservedConcurrency: integer(env, 'WORKER_RESERVED_CONCURRENCY', 2),
     workerHeartbeatMs,
     workerStaleAfterMs,
     webhookAllowedHosts: env.WEBHOOK_ALLOWED_HOSTS || undefined,

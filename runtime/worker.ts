@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { Logger as WorkerLogger, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
+import { Logger as WorkerLogger, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
 import { descriptors } from '../generated/resources/index.js';
@@ -27,7 +27,7 @@ import {
 } from './mail/index.js';
 import { standardBehaviours } from './behaviours/index.js';
 import { PURGE_REQUEST_COUNTS_TASK, purgeRequestCountsTask, RATE_LIMIT_CRONTAB } from './ratelimit/index.js';
-import { sequenceTasks } from './sequences/index.js';
+import { LEGACY_STEP_TASK, sequenceTasks, STEP_RUNNER_TASK } from './sequences/index.js';
 import type { Config } from './config.js';
 import { connectDatabase } from './db/client.js';
 import type { RecordWriter } from './engine/index.js';
@@ -38,6 +38,7 @@ import { PURGE_WEBHOOK_ATTEMPTS_TASK, purgeWebhookAttemptsTask, WEBHOOK_CRONTAB 
 import { deliveryConnections, parseAllowedHosts, systemResolver, trustedContext, type DeliveryConnections, type DeliveryOptions } from './webhooks/delivery/index.js';
 import { DEFAULT_LIVENESS, startLiveness, type LivenessOptions } from './jobs/liveness.js';
 import { fairShare } from './jobs/fair-share.js';
+import { firstToEnd, startRunner, stopRunners, tasksNamed } from './jobs/runners.js';
 
 /**
  * Background work runs on graphile-worker: jobs live in PostgreSQL, are enqueued in the same
@@ -137,6 +138,13 @@ function customObjectsOf(sql: postgres.Sql, clock: () => Date, writer: RecordWri
   return new CustomObjectRegistry(sql, descriptors, { sql, behaviours: standardBehaviours, cursorSecret: 'unused-by-workers', clock, writer });
 }
 
+/**
+ * The time-critical short tasks: due sequence steps, which must run within seconds of their time
+ * (issue #26) and take a set's transaction each. They get slots of their own, which long jobs
+ * (a send set holds its slot for seconds) never take (runtime/jobs/runners.ts).
+ */
+const TIME_CRITICAL_TASKS = [STEP_RUNNER_TASK, LEGACY_STEP_TASK];
+
 /** Every feature's schedules; graphile-worker makes sure one runner in the cluster runs each. */
 const CRONTAB = [TOKEN_CRONTAB, WEBHOOK_CRONTAB, BULK_CRONTAB, IMPORT_CRONTAB, MAIL_SYNC_CRONTAB, RATE_LIMIT_CRONTAB, ''].join('\n');
 
@@ -189,9 +197,14 @@ function deliveryWith(delivery: DeliveryOptions, connections: DeliveryConnection
 }
 
 export interface StartedWorker {
+  /** The runner of every task, with WORKER_CONCURRENCY slots. */
   readonly runner: Runner;
-  /** graphile-worker's id for this runner's pool: the `locked_by` of the jobs it runs. */
-  readonly workerId: string;
+  /** It and the reserved runner of the time-critical tasks, when it has slots. */
+  readonly runners: readonly Runner[];
+  /** graphile-worker's ids for the runners' pools: the `locked_by` of the jobs this worker runs. */
+  readonly workerIds: readonly string[];
+  /** Settles when the first runner ends (an error, or a stop). */
+  readonly ended: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -199,6 +212,8 @@ export interface StartedWorker {
 export interface WorkerOptions {
   /** WORKER_CONCURRENCY: jobs run at once. */
   readonly concurrency: number;
+  /** WORKER_RESERVED_CONCURRENCY: more slots, for the time-critical tasks only; 0 when unset. */
+  readonly reservedConcurrency?: number;
   readonly delivery: DeliveryOptions;
   /** Heartbeat and staleness (WORKER_HEARTBEAT_MS, WORKER_STALE_AFTER_MS); 10 s and 30 s when unset. */
   readonly liveness?: LivenessOptions;
@@ -208,7 +223,13 @@ export interface WorkerOptions {
 
 /** A worker's options from configuration. */
 export function workerOptionsFrom(config: Config): WorkerOptions {
-  return { concurrency: config.workerConcurrency, delivery: deliveryOptions(config), liveness: livenessOptions(config), mail: mailOptions(config) };
+  return {
+    concurrency: config.workerConcurrency,
+    reservedConcurrency: config.workerReservedConcurrency,
+    delivery: deliveryOptions(config),
+    liveness: livenessOptions(config),
+    mail: mailOptions(config),
+  };
 }
 
 export async function startWorker(
@@ -223,52 +244,63 @@ export async function startWorker(
   },
 ): Promise<StartedWorker> {
   const log = options.log.child({ component: 'worker' });
-  const sql = connectDatabase(options.databaseUrl, { max: Math.max(2, options.concurrency) });
+  const reservedConcurrency = options.reservedConcurrency ?? 0;
+  const sql = connectDatabase(options.databaseUrl, { max: Math.max(2, options.concurrency + reservedConcurrency) });
   const mail = await withTracking(sql, options.mail);
   // Connections to mail servers, kept for the next set while the worker runs.
   const smtpPools = new SmtpPools();
-  // The runner's one pool is created, and its id known, before run() returns.
   const events: WorkerEvents = new EventEmitter();
-  const poolIds: string[] = [];
-  events.on('pool:create', ({ workerPool }) => poolIds.push(workerPool.id));
   // No one org's deliveries hold every slot (webhooks/delivery/schedule.ts).
   const share = fairShare(options.concurrency, events);
   // Kept-alive TLS connections of webhook and lifecycle deliveries, per checked target, closed
   // at stop; a pool the caller passed in is the caller's to close.
   const ownConnections = options.delivery.connections ? undefined : deliveryConnections();
   const connections = options.delivery.connections ?? ownConnections!;
-  const runner = await run({
-    connectionString: options.databaseUrl,
+  const taskList = createTaskList({
+    sql,
+    log,
+    delivery: deliveryWith(options.delivery, connections),
+    ...(options.clock && { clock: options.clock }),
+    ...(options.imapConnect && { imapConnect: options.imapConnect }),
+    ...(options.complianceFaults && { complianceFaults: options.complianceFaults }),
+    mail,
+    smtpPools,
+  });
+  const logger = workerLogger(log);
+  const connectionString = options.databaseUrl;
+  const main = await startRunner({
+    connectionString,
     concurrency: options.concurrency,
-    taskList: createTaskList({
-      sql,
-      log,
-      delivery: deliveryWith(options.delivery, connections),
-      ...(options.clock && { clock: options.clock }),
-      ...(options.imapConnect && { imapConnect: options.imapConnect }),
-      ...(options.complianceFaults && { complianceFaults: options.complianceFaults }),
-      mail,
-      smtpPools,
-    }),
+    taskList,
     crontab: CRONTAB,
     forbiddenFlags: share.forbiddenFlags,
-    noHandleSignals: true,
-    logger: workerLogger(log),
+    logger,
     events,
   });
-  const [workerId] = poolIds;
-  if (poolIds.length !== 1 || !workerId) throw new Error(`expected one graphile-worker pool, got ${poolIds.length}`);
+  const started = [main];
+  try {
+    if (reservedConcurrency > 0) {
+      started.push(await startRunner({ connectionString, concurrency: reservedConcurrency, taskList: tasksNamed(taskList, TIME_CRITICAL_TASKS), logger }));
+    }
+  } catch (error) {
+    await stopRunners([main.runner]);
+    throw error;
+  }
+  const runners = started.map((s) => s.runner);
+  const workerIds = started.map((s) => s.poolId);
   // A connection of its own, so that a heartbeat never waits behind the jobs for one.
   const livenessSql = connectDatabase(options.databaseUrl, { max: 1 });
-  const liveness = startLiveness(livenessSql, workerId, options.liveness ?? DEFAULT_LIVENESS, log);
-  log.info({ workerId, pid: process.pid }, 'worker started');
+  const liveness = startLiveness(livenessSql, workerIds, options.liveness ?? DEFAULT_LIVENESS, log);
+  log.info({ workerIds, pid: process.pid }, 'worker started');
   return {
-    runner,
-    workerId,
+    runner: main.runner,
+    runners,
+    workerIds,
+    ended: firstToEnd(runners),
     async stop() {
       // Heartbeats go on while running jobs finish, however long that takes.
       try {
-        await runner.stop();
+        await stopRunners(runners);
       } finally {
         ownConnections?.destroy();
         smtpPools.close();

@@ -161,7 +161,7 @@ async function workerCommand(config: Config): Promise<void> {
   const database = await resolveDatabase({ DATABASE_URL: config.databaseUrl, CADENCE_DATA_DIR: config.dataDir });
   await runMigrations(database.url, MIGRATIONS_DIR);
   const worker = await startWorker({ databaseUrl: database.url, log, ...workerOptionsFrom(config) });
-  await Promise.race([untilSignal(), untilSupervisorGone(), worker.runner.promise]);
+  await Promise.race([untilSignal(), untilSupervisorGone(), worker.ended]);
   await worker.stop();
   await database.stop();
   // An open IPC channel would keep the stopped worker's process alive.

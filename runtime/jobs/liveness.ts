@@ -25,10 +25,14 @@ export interface LivenessOptions {
 
 export const DEFAULT_LIVENESS: LivenessOptions = { heartbeatMs: 10_000, staleAfterMs: 30_000 };
 
-/** Records that `workerId` is alive, by the database's clock. */
-export async function recordHeartbeat(sql: postgres.Sql, workerId: string): Promise<void> {
+/**
+ * Records that the pools `workerIds` of this process are alive, by the database's clock, in one
+ * statement: a process's runners live and die together.
+ */
+export async function recordHeartbeat(sql: postgres.Sql, workerIds: readonly string[]): Promise<void> {
   await sql`
-    insert into cadence_system.worker_heartbeats (worker_id, hostname, pid) values (${workerId}, ${hostname()}, ${process.pid})
+    insert into cadence_system.worker_heartbeats (worker_id, hostname, pid)
+    select id, ${hostname()}, ${process.pid} from unnest(${workerIds as string[]}::text[]) id
     on conflict (worker_id) do update set seen_at = now()`;
 }
 
@@ -66,20 +70,21 @@ export interface Liveness {
 }
 
 /**
- * Heartbeats for `workerId` now and every `heartbeatMs`, each followed by a sweep. Failures are
+ * Heartbeats for the pools `workerIds` (one per runner of the process) now and every
+ * `heartbeatMs`, each followed by a sweep. Failures are
  * logged and the next beat tries again: a worker that cannot reach the database cannot finish
  * its jobs either, and is rightly taken for dead after `staleAfterMs`.
  */
-export function startLiveness(sql: postgres.Sql, workerId: string, options: LivenessOptions, log: Logger): Liveness {
+export function startLiveness(sql: postgres.Sql, workerIds: readonly string[], options: LivenessOptions, log: Logger): Liveness {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const beat = async () => {
     try {
-      await recordHeartbeat(sql, workerId);
+      await recordHeartbeat(sql, workerIds);
       const released = await releaseJobsOfDeadWorkers(sql, options.staleAfterMs);
       if (released.length) log.warn({ workers: released }, 'released the jobs of workers that stopped heartbeating');
     } catch (error) {
-      log.error({ err: error, workerId }, 'worker heartbeat failed');
+      log.error({ err: error, workerIds }, 'worker heartbeat failed');
     }
   };
   const next = (): Promise<void> =>
@@ -92,7 +97,7 @@ export function startLiveness(sql: postgres.Sql, workerId: string, options: Live
       stopped = true;
       clearTimeout(timer);
       await running;
-      await sql`delete from cadence_system.worker_heartbeats where worker_id = ${workerId}`;
+      await sql`delete from cadence_system.worker_heartbeats where worker_id = any(${workerIds as string[]}::text[])`;
     },
   };
 }

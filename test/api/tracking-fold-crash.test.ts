@@ -111,7 +111,7 @@ it('a worker SIGKILLed while it folds: every hit is still counted exactly once',
   const survivors = [...started.filter((w) => w !== victim), await workers.start()];
   await hitsFolded(api, org.orgId, 90_000);
   // The job was still the dead worker's: its fold had not finished, and a survivor took it back.
-  await until("a survivor to release the dead worker's jobs", () => (releasedWorkers(survivors).has(victim.workerId) ? true : undefined), 60_000);
+  await until("a survivor to release the dead worker's jobs", () => (victim.workerIds.some((id) => releasedWorkers(survivors).has(id)) ? true : undefined), 60_000);
 
   const counted = await api.sql<{ id: number; open_count: number | null; click_count: number | null; state: string }[]>`
     select id, open_count, click_count, state from mailings where org_id = ${org.orgId}`;
@@ -128,5 +128,5 @@ it('a worker SIGKILLed while it folds: every hit is still counted exactly once',
     select id, open_count, click_count from prospects where org_id = ${org.orgId}`;
   expect(countsById(prospectCounts)).toEqual(Object.fromEntries(perProspect));
   const total = [...sent.values()].reduce((sum, t) => sum + t.opens + t.clicks, 0);
-  console.info(`${total} hits in ${waves} waves; worker ${victim.workerId} killed holding a fold job`);
+  console.info(`${total} hits in ${waves} waves; worker ${victim.workerIds.join('/')} killed holding a fold job`);
 }, 300_000);

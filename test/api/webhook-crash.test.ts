@@ -66,7 +66,7 @@ const requestsTo = (path: string): ReceivedRequest[] => receiver.requests.filter
 
 interface WorkerProcess {
   readonly child: ChildProcess;
-  /** graphile-worker's id for the process's pool, which it logs at start: its jobs' `locked_by`. */
+  /** graphile-worker's id for the process's main pool (logged first at start), the `locked_by` of its deliveries. */
   readonly workerId: string;
   stop(signal: NodeJS.Signals): Promise<void>;
 }
@@ -104,7 +104,7 @@ async function startWorkerProcess(env: Record<string, string> = {}): Promise<Wor
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line));
       const started = lines.find((line) => line.msg === 'worker started');
-      return started && lines.some((line) => String(line.msg).includes('looking for jobs')) ? (started.workerId as string) : undefined;
+      return started && lines.some((line) => String(line.msg).includes('looking for jobs')) ? (started.workerIds as string[])[0] : undefined;
     },
     60_000,
   );

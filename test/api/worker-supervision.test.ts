@@ -143,7 +143,9 @@ it('with CADENCE_IN_PROCESS_WORKER=false serve runs no worker, and a separate ca
   const worker = await startWorkerProcess(api.databaseUrl);
   processes.push(worker.process);
   expect((await settled(server.url, batchId)).attributes).toMatchObject({ state: 'finished', failures: 0 });
-  expect(logLines(worker.process).find((l) => l.msg === 'worker started')).toMatchObject({ workerId: worker.workerId, pid: worker.process.pid });
+  expect(logLines(worker.process).find((l) => l.msg === 'worker started')).toMatchObject({ workerIds: worker.workerIds, pid: worker.process.pid });
+  // The main runner and the reserved one for due steps (runtime/jobs/runners.ts).
+  expect(worker.workerIds).toHaveLength(2);
   expect((await worker.process.stop()).code).toBe(0);
   expect((await server.process.stop()).code).toBe(0);
 }, 180_000);

@@ -3,8 +3,8 @@ import { startCadence, type RunningCadence } from './cli.js';
 
 /**
  * Real `cadence worker` child processes for the crash tests (test/api/*-crash.test.ts): each
- * known by its graphile-worker id, the `locked_by` of the jobs it holds, so that a test can
- * SIGKILL one that is in the middle of a job and start another.
+ * known by its graphile-worker ids (one per runner of the process), the `locked_by` of the jobs
+ * it holds, so that a test can SIGKILL one that is in the middle of a job and start another.
  */
 
 /** Heartbeats every 0.5 s, stale after 2 s: a SIGKILLed worker's jobs run again within seconds. */
@@ -12,7 +12,8 @@ export const FAST_LIVENESS: Readonly<Record<string, string>> = { WORKER_HEARTBEA
 
 export interface WorkerProcess {
   readonly process: RunningCadence;
-  readonly workerId: string;
+  /** Its runners' pool ids: the main runner's first, then the reserved one's (runtime/jobs/runners.ts). */
+  readonly workerIds: readonly string[];
 }
 
 /** Starts `cadence worker` and resolves once it is looking for jobs. */
@@ -21,7 +22,7 @@ export async function startWorkerProcess(databaseUrl: string, env: Readonly<Reco
   try {
     const started = JSON.parse(await process.waitForLine(/"worker started"/));
     await process.waitForLine(/looking for jobs/);
-    return { process, workerId: started.workerId as string };
+    return { process, workerIds: started.workerIds as string[] };
   } catch (error) {
     process.kill();
     throw error;
@@ -38,8 +39,8 @@ export async function jobHolders(sql: postgres.Sql, task: string): Promise<strin
 /** The worker processes of one test file: started, killed, and all of them gone at the end. */
 export class WorkerProcesses {
   private readonly running: WorkerProcess[] = [];
-  /** The ids of the workers SIGKILLed so far. */
-  readonly killed = new Set<string>();
+  /** The workers SIGKILLed so far. */
+  readonly killed = new Set<WorkerProcess>();
 
   constructor(private readonly databaseUrl: () => string) {}
 
@@ -52,20 +53,20 @@ export class WorkerProcesses {
   /** Of the workers not killed, one that holds a job of `task` now. */
   async holding(sql: postgres.Sql, task: string): Promise<WorkerProcess | undefined> {
     const holders = await jobHolders(sql, task);
-    return this.running.find((w) => holders.includes(w.workerId) && !this.killed.has(w.workerId));
+    return this.running.find((w) => w.workerIds.some((id) => holders.includes(id)) && !this.killed.has(w));
   }
 
   /** SIGKILLs the worker and resolves once it has exited: nothing it had not committed will be. */
   async kill(worker: WorkerProcess): Promise<void> {
     worker.process.kill();
-    this.killed.add(worker.workerId);
+    this.killed.add(worker);
     await worker.process.exited();
   }
 
   /** Stops (SIGTERM) every worker still running, so that the next test's workers are the only ones. */
   async stopAll(): Promise<void> {
     for (const w of this.running.splice(0)) {
-      if (this.killed.has(w.workerId)) await w.process.exited();
+      if (this.killed.has(w)) await w.process.exited();
       else await w.process.stop();
     }
   }

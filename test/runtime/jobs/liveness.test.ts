@@ -71,13 +71,17 @@ describe('releaseJobsOfDeadWorkers', () => {
 });
 
 describe('startLiveness', () => {
-  it('records a heartbeat at once and then every interval; stopping removes the row', async () => {
-    const seen = async () => (await sql`select seen_at, pid from cadence_system.worker_heartbeats where worker_id = 'pool-beating'`)[0];
-    const liveness = startLiveness(sql, 'pool-beating', { heartbeatMs: 100, staleAfterMs: 1000 }, pino({ level: 'silent' }));
-    const first = await until('the first heartbeat', seen);
-    expect(first.pid).toBe(process.pid);
-    await until('a later heartbeat', async () => ((await seen())!.seen_at > first.seen_at ? true : undefined));
+  it('records a heartbeat for each pool of the process at once and then every interval; stopping removes the rows', async () => {
+    const seen = async () => sql<{ worker_id: string; seen_at: Date; pid: number }[]>`
+      select worker_id, seen_at, pid from cadence_system.worker_heartbeats where worker_id in ('pool-beating', 'pool-reserved') order by worker_id`;
+    const liveness = startLiveness(sql, ['pool-beating', 'pool-reserved'], { heartbeatMs: 100, staleAfterMs: 1000 }, pino({ level: 'silent' }));
+    const first = await until('the first heartbeats', async () => ((await seen()).length === 2 ? seen() : undefined));
+    expect(first.map((r) => [r.worker_id, r.pid])).toEqual([
+      ['pool-beating', process.pid],
+      ['pool-reserved', process.pid],
+    ]);
+    await until('later heartbeats', async () => ((await seen()).every((r, i) => r.seen_at > first[i]!.seen_at) ? true : undefined));
     await liveness.stop();
-    expect(await seen()).toBeUndefined();
+    expect(await seen()).toEqual([]);
   });
 });
