@@ -32,7 +32,11 @@ export interface Ceilings {
 export async function measureSmtpCeilings(sink: SmtpSink, login: { username: string; password: string }, messages: readonly SunkMessage[]): Promise<Ceilings> {
   if (messages.length === 0) throw new Error('the worker sent no message for the ceiling to send again');
   const parts = messages.map(partsOf);
-  const raw = await timedSends(sink, login, messages.map((m) => ({ envelope: { from: m.from, to: m.to }, raw: m.raw })));
+  const raw = await timedSends(
+    sink,
+    login,
+    messages.map((m) => ({ envelope: { from: m.from, to: m.to }, raw: m.raw })),
+  );
   const composed = await timedSends(sink, login, parts);
   return { raw, composed };
 }

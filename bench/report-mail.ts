@@ -46,9 +46,13 @@ function sendRows(run: SendRun): string[][] {
 }
 
 function ceilingRows(run: SendRun | undefined, { raw, composed }: Ceilings): string[][] {
-  const figures = (c: CeilingRun) => `${number(c.seconds, 1)} s for ${number(c.messages)}, ${number(c.messagesPerSecond)} messages/s over ${number(c.connections)} connections`;
+  const figures = (c: CeilingRun) =>
+    `${number(c.seconds, 1)} s for ${number(c.messages)}, ${number(c.messagesPerSecond)} messages/s over ${number(c.connections)} connections`;
   const rows = [
-    ['ceiling (raw, the target\'s): the same messages, their bytes as received, sent again to the same server by a bare pooled nodemailer transport in the benchmark process', figures(raw)],
+    [
+      "ceiling (raw, the target's): the same messages, their bytes as received, sent again to the same server by a bare pooled nodemailer transport in the benchmark process",
+      figures(raw),
+    ],
     ['ceiling (composed, for reference): the same messages from their parts (headers, text, HTML), composed and sent by the same bare transport', figures(composed)],
   ];
   if (run) {

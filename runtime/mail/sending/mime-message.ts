@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { domainToASCII } from 'node:url';
 import { encodeWord, encodeWords, foldLines, hasLongerLines, isPlainText } from 'nodemailer/lib/mime-funcs/index.js';
 import { encode as encodeQuotedPrintable, wrap as wrapQuotedPrintable } from 'nodemailer/lib/qp/index.js';
@@ -32,7 +32,7 @@ function unstructuredHeader(name: string, value: string): string {
 export function normalizedAddress(address: string): string {
   const cleaned = address.replace(/[\x00-\x1F\x7F<>]+/g, ' ').trim();
   const at = cleaned.lastIndexOf('@');
-  if (at < 0 || /[^\x00-\x7F]/.test(cleaned.slice(0, at))) return cleaned;
+  if (at < 0 || !/[^\x00-\x7F]/.test(cleaned.slice(at + 1)) || /[^\x00-\x7F]/.test(cleaned.slice(0, at))) return cleaned;
   const domain = domainToASCII(cleaned.slice(at + 1));
   return domain === '' ? cleaned : `${cleaned.slice(0, at)}@${domain}`;
 }
@@ -73,7 +73,8 @@ function part(contentType: string, content: string): string {
 
 /** A boundary no encoded part can contain: 7bit and quoted-printable lines never hold this random run after `--_`. */
 export function newBoundary(): string {
-  return `--_Cadence-${randomBytes(12).toString('hex')}`;
+  // randomUUID draws from a cached pool of random bytes, where randomBytes asks the system each time.
+  return `--_Cadence-${randomUUID().replace(/-/g, '')}`;
 }
 
 export interface MimeOptions {

@@ -5,7 +5,7 @@ import type { Row } from '../../engine/render.js';
 import { orgScopedTransaction } from '../../tenancy/index.js';
 import { mailServerAddress, type MailServerAddress, type MailServerRule } from '../server-address.js';
 import { envelopeOf, mimeMessage } from './mime-message.js';
-import type { SmtpPools } from './smtp-pools.js';
+import type { PooledTransport, SmtpPools } from './smtp-pools.js';
 
 /**
  * Where messages go. A mailbox with `smtpHost` sends through its own server (`smtpPort`,
@@ -135,11 +135,16 @@ function smtpOptions(settings: SmtpSettings, server: MailServerAddress): SMTPTra
  */
 export function smtpTransport(settings: SmtpSettings, servers: MailServerRule, pools?: SmtpPools): MailTransport {
   let checked: Promise<MailServerAddress> | undefined;
+  // The pool is looked up once per transport (a mailbox's set), not hashed again for every message.
+  let pooled: Promise<PooledTransport> | undefined;
   return {
     async send(message) {
       checked ??= mailServerAddress('smtpHost', settings.host, servers);
-      const options = smtpOptions(settings, await checked);
-      return pools ? sendOn(pools.transport(options), message) : sendAndClose(nodemailer.createTransport(options), message);
+      if (pools) {
+        pooled ??= checked.then((server) => pools.transport(smtpOptions(settings, server)));
+        return sendOn(await pooled, message);
+      }
+      return sendAndClose(nodemailer.createTransport(smtpOptions(settings, await checked)), message);
     },
   };
 }
@@ -150,8 +155,9 @@ export function smtpTransport(settings: SmtpSettings, servers: MailServerRule, p
  * tenant's input, and is often a relay on the operator's own network.
  */
 export function smtpUrlTransport(url: string, pools?: SmtpPools): MailTransport {
+  const pooled = pools?.transport({ url });
   return {
-    send: (message) => (pools ? sendOn(pools.transport({ url }), message) : sendAndClose(nodemailer.createTransport(url), message)),
+    send: (message) => (pooled ? sendOn(pooled, message) : sendAndClose(nodemailer.createTransport(url), message)),
   };
 }
 

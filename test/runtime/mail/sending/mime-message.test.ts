@@ -122,7 +122,7 @@ describe('mimeMessage', () => {
     const one = mimeMessage(base, { date: DATE });
     const two = mimeMessage(base, { date: DATE });
     const boundaryOf = (raw: string) => /boundary="([^"]+)"/.exec(raw)![1]!;
-    expect(boundaryOf(one)).toMatch(/^--_Cadence-[0-9a-f]{24}$/);
+    expect(boundaryOf(one)).toMatch(/^--_Cadence-[0-9a-f]{32}$/);
     expect(boundaryOf(one)).not.toBe(boundaryOf(two));
     expect(one.endsWith(`\r\n--${boundaryOf(one)}--\r\n`)).toBe(true);
   });
