@@ -3,7 +3,7 @@
 // sending at least 0.3x the ceiling's messages/s with p99 lateness at most 30 s; the pixel >= 0.3x
 // the bare route, spread over the mailings and on one hot mailing, and every hit answered counted.
 import type { LoadOptions, LoadResult } from './load.js';
-import type { CeilingRun } from './mail-ceiling.js';
+import type { CeilingRun, Ceilings } from './mail-ceiling.js';
 import type { MailResult, SendRun } from './mail.js';
 import type { PixelResult } from './mail-pixel.js';
 import { number, table } from './report.js';
@@ -45,16 +45,20 @@ function sendRows(run: SendRun): string[][] {
   ];
 }
 
-function ceilingRows(run: SendRun | undefined, ceiling: CeilingRun): string[][] {
+function ceilingRows(run: SendRun | undefined, { raw, composed }: Ceilings): string[][] {
+  const figures = (c: CeilingRun) =>
+    `${number(c.seconds, 1)} s for ${number(c.messages)}, ${number(c.messagesPerSecond)} messages/s over ${number(c.connections)} connections`;
   const rows = [
     [
-      'ceiling: the same messages, sent again to the same server by a bare pooled nodemailer transport in the benchmark process',
-      `${number(ceiling.seconds, 1)} s for ${number(ceiling.messages)}, ${number(ceiling.messagesPerSecond)} messages/s over ${number(ceiling.connections)} connections`,
+      "ceiling (raw, the target's): the same messages, their bytes as received, sent again to the same server by a bare pooled nodemailer transport in the benchmark process",
+      figures(raw),
     ],
+    ['ceiling (composed, for reference): the same messages from their parts (headers, text, HTML), composed and sent by the same bare transport', figures(composed)],
   ];
   if (run) {
-    const ratio = run.messagesPerSecond / ceiling.messagesPerSecond;
-    rows.push([`**ratio** Cadence / ceiling (target ≥ ${SEND_RATIO_TARGET}x)`, `**${number(ratio, 3)}x**: ${met(ratio >= SEND_RATIO_TARGET)}`]);
+    const ratio = run.messagesPerSecond / raw.messagesPerSecond;
+    rows.push([`**ratio** Cadence / raw ceiling (target ≥ ${SEND_RATIO_TARGET}x)`, `**${number(ratio, 3)}x**: ${met(ratio >= SEND_RATIO_TARGET)}`]);
+    rows.push(['ratio Cadence / composed ceiling (no target)', `${number(run.messagesPerSecond / composed.messagesPerSecond, 3)}x`]);
   }
   return rows;
 }
@@ -90,12 +94,12 @@ function pixelRows(pixel: PixelResult): string[][] {
 export function mailTable(result: MailResult, options: { readonly mailings: number; readonly rounds: number; readonly load: LoadOptions }): string {
   const rows: string[][] = [];
   if (result.send) rows.push(...sendRows(result.send));
-  if (result.ceiling) rows.push(...ceilingRows(result.send, result.ceiling));
+  if (result.ceilings) rows.push(...ceilingRows(result.send, result.ceilings));
   if (result.pixel) rows.push(...pixelRows(result.pixel));
   for (const error of result.errors) rows.push(['not measured', error]);
   const { load } = options;
   return [
-    `\n## E-mail\n\n${number(options.mailings)} mailings made \`scheduled\` at one instant through bulkUpsert, sent by one \`cadence worker\` to an SMTP server on 127.0.0.1 in the benchmark process, timed from that instant to the last \`deliveredAt\`, against the same messages sent by a bare pooled nodemailer transport; then \`GET /t/o/<token>.gif\` with the tokens of the messages received, ${load.connections} connections, ${load.seconds} s per server and round, ${options.rounds} rounds alternating which server goes first\n`,
+    `\n## E-mail\n\n${number(options.mailings)} mailings made \`scheduled\` at one instant through bulkUpsert, sent by one \`cadence worker\` to an SMTP server on 127.0.0.1 in the benchmark process, timed from that instant to the last \`deliveredAt\`, against the same messages sent by a bare pooled nodemailer transport (their bytes as received, the target's ceiling; and from their parts, composed by nodemailer); then \`GET /t/o/<token>.gif\` with the tokens of the messages received, ${load.connections} connections, ${load.seconds} s per server and round, ${options.rounds} rounds alternating which server goes first\n`,
     table([`E-mail, one \`cadence worker\` (WORKER_CONCURRENCY=${result.concurrency})`, ''], rows),
   ].join('\n');
 }

@@ -4,14 +4,15 @@ import type postgres from 'postgres';
 import type { Row } from '../../engine/render.js';
 import { orgScopedTransaction } from '../../tenancy/index.js';
 import { mailServerAddress, type MailServerAddress, type MailServerRule } from '../server-address.js';
-import type { SmtpPools } from './smtp-pools.js';
+import { envelopeOf, mimeMessage } from './mime-message.js';
+import type { PooledTransport, SmtpPools } from './smtp-pools.js';
 
 /**
  * Where messages go. A mailbox with `smtpHost` sends through its own server (`smtpPort`,
  * `smtpUsername`, write-only `smtpPassword`, `smtpSsl`); any other message goes through the
  * deployment's default: SMTP_URL when set, else the local transport, which keeps the whole
  * MIME message in PostgreSQL (mail_messages) and accepts it, so a deployment without a mail
- * server loses nothing. Every transport composes the message with nodemailer. A mailbox's own
+ * server loses nothing. Every transport sends the same MIME text (mime-message.ts). A mailbox's own
  * server is a host its tenant names: it is checked (server-address.ts) before it is connected to.
  *
  * Given the worker's SmtpPools, SMTP transports send over pooled connections, one pool per
@@ -88,22 +89,17 @@ export function smtpSettingsOf(mailbox: Row | null): SmtpSettings | undefined {
 /** How long a connection and each SMTP answer may take, so a silent server fails the attempt (a retry) rather than hangs it. */
 const SMTP_TIMEOUT_MS = 30_000;
 
-/** What nodemailer is given: the same for every transport, so stored and sent messages are alike. */
-function mailOptions(message: OutgoingMessage) {
-  return {
-    from: message.from,
-    to: message.to,
-    subject: message.subject,
-    html: message.html,
-    text: message.text,
-    messageId: message.messageId,
-    ...(message.headers && { headers: { ...message.headers } }),
-  };
+/**
+ * What nodemailer is given: the message built once as one string (mime-message.ts), sent as is,
+ * and the same for every transport, so stored and sent messages are alike.
+ */
+function mailOptions(message: OutgoingMessage, date: Date) {
+  return { envelope: envelopeOf(message), messageId: message.messageId, raw: mimeMessage(message, { date }) };
 }
 
 async function sendAndClose(transport: Transporter<SMTPTransport.SentMessageInfo>, message: OutgoingMessage): Promise<SentMessage> {
   try {
-    const info = await transport.sendMail(mailOptions(message));
+    const info = await transport.sendMail(mailOptions(message, new Date()));
     return { response: info.response };
   } finally {
     transport.close();
@@ -111,7 +107,7 @@ async function sendAndClose(transport: Transporter<SMTPTransport.SentMessageInfo
 }
 
 async function sendOn(transport: Transporter<{ response: string }>, message: OutgoingMessage): Promise<SentMessage> {
-  const info = await transport.sendMail(mailOptions(message));
+  const info = await transport.sendMail(mailOptions(message, new Date()));
   return { response: info.response };
 }
 
@@ -139,11 +135,16 @@ function smtpOptions(settings: SmtpSettings, server: MailServerAddress): SMTPTra
  */
 export function smtpTransport(settings: SmtpSettings, servers: MailServerRule, pools?: SmtpPools): MailTransport {
   let checked: Promise<MailServerAddress> | undefined;
+  // The pool is looked up once per transport (a mailbox's set), not hashed again for every message.
+  let pooled: Promise<PooledTransport> | undefined;
   return {
     async send(message) {
       checked ??= mailServerAddress('smtpHost', settings.host, servers);
-      const options = smtpOptions(settings, await checked);
-      return pools ? sendOn(pools.transport(options), message) : sendAndClose(nodemailer.createTransport(options), message);
+      if (pools) {
+        pooled ??= checked.then((server) => pools.transport(smtpOptions(settings, server)));
+        return sendOn(await pooled, message);
+      }
+      return sendAndClose(nodemailer.createTransport(smtpOptions(settings, await checked)), message);
     },
   };
 }
@@ -154,16 +155,15 @@ export function smtpTransport(settings: SmtpSettings, servers: MailServerRule, p
  * tenant's input, and is often a relay on the operator's own network.
  */
 export function smtpUrlTransport(url: string, pools?: SmtpPools): MailTransport {
+  const pooled = pools?.transport({ url });
   return {
-    send: (message) => (pools ? sendOn(pools.transport({ url }), message) : sendAndClose(nodemailer.createTransport(url), message)),
+    send: (message) => (pooled ? sendOn(pooled, message) : sendAndClose(nodemailer.createTransport(url), message)),
   };
 }
 
-/** Composes the MIME message as nodemailer would send it. */
-export async function composeMime(message: OutgoingMessage): Promise<string> {
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
-  const info = await composer.sendMail(mailOptions(message));
-  return (info.message as Buffer).toString('utf8');
+/** The MIME message as the SMTP transports send it. */
+export function composeMime(message: OutgoingMessage, date: Date): string {
+  return mimeMessage(message, { date });
 }
 
 /**
@@ -173,9 +173,10 @@ export async function composeMime(message: OutgoingMessage): Promise<string> {
 export function localTransport(sql: postgres.Sql, clock: () => Date): MailTransport {
   const sendSet = async (messages: readonly OutgoingMessage[]): Promise<PromiseSettledResult<SentMessage>[]> => {
     if (messages.length === 0) return [];
-    const raws = await Promise.all(messages.map(composeMime));
+    const now = clock();
+    const raws = messages.map((m) => composeMime(m, now));
     try {
-      const ids = await storeMessages(sql, messages, raws, clock());
+      const ids = await storeMessages(sql, messages, raws, now);
       return ids.map((id) => ({ status: 'fulfilled', value: { response: `250 stored locally as mail message ${id}` } }));
     } catch (reason) {
       return messages.map(() => ({ status: 'rejected', reason }));

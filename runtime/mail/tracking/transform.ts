@@ -20,9 +20,14 @@ export interface TrackingUrls {
 export function trackingUrls(options: TrackingOptions, context: Pick<HtmlTransformContext, 'orgId' | 'mailingId'>): TrackingUrls {
   const base = options.publicBaseUrl.replace(/\/+$/, '');
   const ids = { orgId: context.orgId, mailingId: context.mailingId };
+  // Signed when asked for: most mailings need one or two of them, and each is an HMAC.
   return {
-    pixel: `${base}/t/o/${options.signer.sign({ kind: 'open', ...ids })}.gif`,
-    unsubscribe: `${base}/t/u/${options.signer.sign({ kind: 'unsubscribe', ...ids })}`,
+    get pixel() {
+      return `${base}/t/o/${options.signer.sign({ kind: 'open', ...ids })}.gif`;
+    },
+    get unsubscribe() {
+      return `${base}/t/u/${options.signer.sign({ kind: 'unsubscribe', ...ids })}`;
+    },
     click: (url) => `${base}/t/c/${options.signer.sign({ kind: 'click', ...ids, url })}`,
   };
 }
