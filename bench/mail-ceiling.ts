@@ -101,7 +101,7 @@ function partsOf(message: SunkMessage): Mail.Options {
     const type = partHeaders.get('content-type')?.value.split(';')[0];
     if (type) bodies[type] = decodedBody(partHeaders.get('content-transfer-encoding')?.value, part.slice(at + 4));
   }
-  const extra = [...headers].filter(([key]) => !COMPOSED_HEADERS.has(key)).map(([, h]) => [h.name, h.value]);
+  const extra = [...headers].filter(([key]) => !COMPOSED_HEADERS.has(key)).map(([, h]): [string, string] => [h.name, h.value]);
   return {
     envelope: { from: message.from, to: message.to },
     from: headers.get('from')?.value,

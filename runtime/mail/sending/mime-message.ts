@@ -30,9 +30,12 @@ function unstructuredHeader(name: string, value: string): string {
 
 /** An address as it goes on the envelope and in headers: no control characters or brackets, an ASCII domain where the local part is ASCII. */
 export function normalizedAddress(address: string): string {
+  // Control characters are what this removes and what it tests for: the point, not a mistake.
+  /* eslint-disable no-control-regex */
   const cleaned = address.replace(/[\x00-\x1F\x7F<>]+/g, ' ').trim();
   const at = cleaned.lastIndexOf('@');
   if (at < 0 || !/[^\x00-\x7F]/.test(cleaned.slice(at + 1)) || /[^\x00-\x7F]/.test(cleaned.slice(0, at))) return cleaned;
+  /* eslint-enable no-control-regex */
   const domain = domainToASCII(cleaned.slice(at + 1));
   return domain === '' ? cleaned : `${cleaned.slice(0, at)}@${domain}`;
 }
