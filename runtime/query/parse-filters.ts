@@ -112,6 +112,8 @@ export function parseFilters(
       continue;
     }
     if (!relationship) throw invalidQueryParameter(parameter, `${descriptor.type} has no relationship ${name}`);
+    // As in the reference, which says so of contentCategoryMembership.content.
+    if (relationship.kind === 'polymorphicToOne') throw invalidQueryParameter(parameter, `${name} names records of several types and cannot be used as a filter`);
     if (key === 'id') {
       conditions.push({ on: 'relationshipId', relationship, condition: valueCondition(raw, idAttribute()) });
       continue;
