@@ -33,7 +33,8 @@ export function nextValues(descriptor: ResourceDescriptor, changes: Changes, pre
   const next: Record<string, unknown> = { ...previous, ...relationshipIdsOf(descriptor, previous) };
   for (const [a, value] of changes.attributes) next[a.name] = value;
   for (const [rel, id] of changes.relationships) next[rel.name] = id;
-  for (const rel of polymorphicToOnes(descriptor)) next[rel.name] = changes.polymorphic?.has(rel) ? changes.polymorphic.get(rel) : previous && polymorphicTarget(rel, previous);
+  for (const rel of polymorphicToOnes(descriptor))
+    next[rel.name] = changes.polymorphic?.has(rel) ? changes.polymorphic.get(rel) : previous && polymorphicTarget(rel, previous);
   return next;
 }
 
@@ -77,7 +78,8 @@ export function columnValuesOf(changes: Changes): ColumnValue[] {
     values.push({ column: a.column, value: value === undefined ? null : value });
   }
   for (const [rel, id] of changes.relationships) values.push({ column: rel.column, value: id });
-  for (const [rel, target] of changes.polymorphic ?? []) values.push({ column: rel.typeColumn, value: target?.type ?? null }, { column: rel.column, value: target?.id ?? null });
+  for (const [rel, target] of changes.polymorphic ?? [])
+    values.push({ column: rel.typeColumn, value: target?.type ?? null }, { column: rel.column, value: target?.id ?? null });
   return values;
 }
 

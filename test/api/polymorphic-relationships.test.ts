@@ -82,7 +82,6 @@ describe('contentCategoryMembership.content', () => {
         {
           id: 'validationError',
           status: '422',
-        status: '422',
           title: 'Validation Error',
           detail: 'content refers to a snippet that does not exist',
           source: { pointer: '/data/relationships/content/data' },

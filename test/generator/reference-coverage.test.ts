@@ -21,9 +21,18 @@ const EXPLAINED_MISSING: readonly { readonly member: string; readonly reason: st
   { member: 'auditLog.orgId', reason: 'orgId is the tenant column (org_id) of every Cadence table; audit logs are read-only and not kept yet' },
   { member: 'task.creator', reason: `${POLYMORPHIC} (sequenceStep, stage or user)` },
   { member: 'task.subject', reason: `${POLYMORPHIC} (account, opportunity or prospect)` },
-  { member: 'sequence.contentCategoryMemberships', reason: `the inverse of the polymorphic contentCategoryMembership.content: a to-many's links.related filters by its inverse, and a polymorphic to-one is no filter` },
-  { member: 'snippet.contentCategoryMemberships', reason: `the inverse of the polymorphic contentCategoryMembership.content: a to-many's links.related filters by its inverse, and a polymorphic to-one is no filter` },
-  { member: 'template.contentCategoryMemberships', reason: `the inverse of the polymorphic contentCategoryMembership.content: a to-many's links.related filters by its inverse, and a polymorphic to-one is no filter` },
+  {
+    member: 'sequence.contentCategoryMemberships',
+    reason: `the inverse of the polymorphic contentCategoryMembership.content: a to-many's links.related filters by its inverse, and a polymorphic to-one is no filter`,
+  },
+  {
+    member: 'snippet.contentCategoryMemberships',
+    reason: `the inverse of the polymorphic contentCategoryMembership.content: a to-many's links.related filters by its inverse, and a polymorphic to-one is no filter`,
+  },
+  {
+    member: 'template.contentCategoryMemberships',
+    reason: `the inverse of the polymorphic contentCategoryMembership.content: a to-many's links.related filters by its inverse, and a polymorphic to-one is no filter`,
+  },
   { member: 'mailing.recipients', reason: MANY_TO_MANY },
   { member: 'opportunity.prospects', reason: `${MANY_TO_MANY} (opportunityProspectRole links them)` },
   { member: 'prospect.opportunities', reason: `${MANY_TO_MANY} (opportunityProspectRole links them)` },
