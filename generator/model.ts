@@ -53,6 +53,25 @@ export interface ToOneModel {
   readonly filterBy: readonly string[];
 }
 
+/**
+ * A to-one relationship whose target is one of several types (the reference's
+ * `contentCategoryMembership.content`: a sequence, snippet or template). Stored as two columns,
+ * the target's type and id; no foreign key can name several tables, so writes check the target.
+ */
+export interface PolymorphicToOneModel {
+  readonly kind: 'polymorphicToOne';
+  readonly name: string;
+  /** Sorted. */
+  readonly targets: readonly string[];
+  /** `<name>_id`. */
+  readonly column: string;
+  /** `<name>_type`: the target's type as the API names it. */
+  readonly typeColumn: string;
+  readonly writableOnCreate: boolean;
+  readonly writableOnUpdate: boolean;
+  readonly required: boolean;
+}
+
 export interface ToManyModel {
   readonly kind: 'toMany';
   readonly name: string;
@@ -61,7 +80,7 @@ export interface ToManyModel {
   readonly inverse: string;
 }
 
-export type RelationshipModel = ToOneModel | ToManyModel;
+export type RelationshipModel = ToOneModel | PolymorphicToOneModel | ToManyModel;
 
 export interface ActionModel {
   readonly name: string;

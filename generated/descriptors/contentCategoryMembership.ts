@@ -33,6 +33,16 @@ export const descriptor: ResourceDescriptor = {
   ],
   relationships: [
     {
+      kind: 'polymorphicToOne',
+      name: 'content',
+      targets: ['sequence', 'snippet', 'template'],
+      column: 'content_id',
+      typeColumn: 'content_type',
+      writableOnCreate: true,
+      writableOnUpdate: false,
+      required: false,
+    },
+    {
       kind: 'toOne',
       name: 'contentCategory',
       target: 'contentCategory',

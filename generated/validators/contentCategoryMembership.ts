@@ -22,6 +22,34 @@ const schema11 = {
           required: [],
           additionalProperties: false,
           properties: {
+            content: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: {
+                data: {
+                  anyOf: [
+                    { type: 'null' },
+                    {
+                      type: 'object',
+                      required: ['type', 'id'],
+                      additionalProperties: false,
+                      properties: {
+                        type: { type: 'string' },
+                        id: {
+                          anyOf: [
+                            { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+                            { type: 'string', pattern: '^[1-9][0-9]{0,14}$' },
+                          ],
+                        },
+                        meta: { type: 'object' },
+                      },
+                    },
+                  ],
+                },
+                meta: { type: 'object' },
+              },
+            },
             contentCategory: {
               type: 'object',
               required: ['data'],
@@ -175,7 +203,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           let data3 = data0.relationships;
           if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
             for (const key2 in data3) {
-              if (!(key2 === 'contentCategory')) {
+              if (!(key2 === 'content' || key2 === 'contentCategory')) {
                 const err6 = {
                   instancePath: instancePath + '/data/relationships',
                   schemaPath: '#/properties/data/properties/relationships/additionalProperties',
@@ -191,13 +219,13 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
-            if (data3.contentCategory !== undefined) {
-              let data4 = data3.contentCategory;
+            if (data3.content !== undefined) {
+              let data4 = data3.content;
               if (data4 && typeof data4 == 'object' && !Array.isArray(data4)) {
                 if (data4.data === undefined) {
                   const err7 = {
-                    instancePath: instancePath + '/data/relationships/contentCategory',
-                    schemaPath: '#/properties/data/properties/relationships/properties/contentCategory/required',
+                    instancePath: instancePath + '/data/relationships/content',
+                    schemaPath: '#/properties/data/properties/relationships/properties/content/required',
                     keyword: 'required',
                     params: { missingProperty: 'data' },
                     message: "must have required property '" + 'data' + "'",
@@ -212,9 +240,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 for (const key3 in data4) {
                   if (!(key3 === 'data' || key3 === 'meta')) {
                     const err8 = {
-                      instancePath: instancePath + '/data/relationships/contentCategory',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/contentCategory/additionalProperties',
+                      instancePath: instancePath + '/data/relationships/content',
+                      schemaPath: '#/properties/data/properties/relationships/properties/content/additionalProperties',
                       keyword: 'additionalProperties',
                       params: { additionalProperty: key3 },
                       message: 'must NOT have additional properties',
@@ -234,9 +261,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   const _errs17 = errors;
                   if (data5 !== null) {
                     const err9 = {
-                      instancePath: instancePath + '/data/relationships/contentCategory/data',
+                      instancePath: instancePath + '/data/relationships/content/data',
                       schemaPath:
-                        '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/0/type',
+                        '#/properties/data/properties/relationships/properties/content/properties/data/anyOf/0/type',
                       keyword: 'type',
                       params: { type: 'null' },
                       message: 'must be null',
@@ -255,9 +282,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                     if (data5 && typeof data5 == 'object' && !Array.isArray(data5)) {
                       if (data5.type === undefined) {
                         const err10 = {
-                          instancePath: instancePath + '/data/relationships/contentCategory/data',
+                          instancePath: instancePath + '/data/relationships/content/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/content/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'type' },
                           message: "must have required property '" + 'type' + "'",
@@ -271,9 +298,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       }
                       if (data5.id === undefined) {
                         const err11 = {
-                          instancePath: instancePath + '/data/relationships/contentCategory/data',
+                          instancePath: instancePath + '/data/relationships/content/data',
                           schemaPath:
-                            '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/required',
+                            '#/properties/data/properties/relationships/properties/content/properties/data/anyOf/1/required',
                           keyword: 'required',
                           params: { missingProperty: 'id' },
                           message: "must have required property '" + 'id' + "'",
@@ -288,9 +315,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       for (const key4 in data5) {
                         if (!(key4 === 'type' || key4 === 'id' || key4 === 'meta')) {
                           const err12 = {
-                            instancePath: instancePath + '/data/relationships/contentCategory/data',
+                            instancePath: instancePath + '/data/relationships/content/data',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/additionalProperties',
+                              '#/properties/data/properties/relationships/properties/content/properties/data/anyOf/1/additionalProperties',
                             keyword: 'additionalProperties',
                             params: { additionalProperty: key4 },
                             message: 'must NOT have additional properties',
@@ -304,14 +331,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         }
                       }
                       if (data5.type !== undefined) {
-                        if ('contentCategory' !== data5.type) {
+                        if (typeof data5.type !== 'string') {
                           const err13 = {
-                            instancePath: instancePath + '/data/relationships/contentCategory/data/type',
+                            instancePath: instancePath + '/data/relationships/content/data/type',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/properties/type/const',
-                            keyword: 'const',
-                            params: { allowedValue: 'contentCategory' },
-                            message: 'must be equal to constant',
+                              '#/properties/data/properties/relationships/properties/content/properties/data/anyOf/1/properties/type/type',
+                            keyword: 'type',
+                            params: { type: 'string' },
+                            message: 'must be string',
                           };
                           if (vErrors === null) {
                             vErrors = [err13];
@@ -323,14 +350,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       }
                       if (data5.id !== undefined) {
                         let data7 = data5.id;
-                        const _errs24 = errors;
-                        let valid6 = false;
                         const _errs25 = errors;
+                        let valid6 = false;
+                        const _errs26 = errors;
                         if (!(typeof data7 == 'number' && !(data7 % 1) && !isNaN(data7) && isFinite(data7))) {
                           const err14 = {
-                            instancePath: instancePath + '/data/relationships/contentCategory/data/id',
+                            instancePath: instancePath + '/data/relationships/content/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                              '#/properties/data/properties/relationships/properties/content/properties/data/anyOf/1/properties/id/anyOf/0/type',
                             keyword: 'type',
                             params: { type: 'integer' },
                             message: 'must be integer',
@@ -345,9 +372,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         if (typeof data7 == 'number' && isFinite(data7)) {
                           if (data7 > 9007199254740991 || isNaN(data7)) {
                             const err15 = {
-                              instancePath: instancePath + '/data/relationships/contentCategory/data/id',
+                              instancePath: instancePath + '/data/relationships/content/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                                '#/properties/data/properties/relationships/properties/content/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
                               keyword: 'maximum',
                               params: { comparison: '<=', limit: 9007199254740991 },
                               message: 'must be <= 9007199254740991',
@@ -361,9 +388,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           }
                           if (data7 < 1 || isNaN(data7)) {
                             const err16 = {
-                              instancePath: instancePath + '/data/relationships/contentCategory/data/id',
+                              instancePath: instancePath + '/data/relationships/content/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                                '#/properties/data/properties/relationships/properties/content/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
                               keyword: 'minimum',
                               params: { comparison: '>=', limit: 1 },
                               message: 'must be >= 1',
@@ -376,16 +403,16 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             errors++;
                           }
                         }
-                        var _valid1 = _errs25 === errors;
+                        var _valid1 = _errs26 === errors;
                         valid6 = valid6 || _valid1;
                         if (!valid6) {
-                          const _errs27 = errors;
+                          const _errs28 = errors;
                           if (typeof data7 === 'string') {
                             if (!pattern0.test(data7)) {
                               const err17 = {
-                                instancePath: instancePath + '/data/relationships/contentCategory/data/id',
+                                instancePath: instancePath + '/data/relationships/content/data/id',
                                 schemaPath:
-                                  '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                  '#/properties/data/properties/relationships/properties/content/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
                                 keyword: 'pattern',
                                 params: { pattern: '^[1-9][0-9]{0,14}$' },
                                 message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
@@ -399,9 +426,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             }
                           } else {
                             const err18 = {
-                              instancePath: instancePath + '/data/relationships/contentCategory/data/id',
+                              instancePath: instancePath + '/data/relationships/content/data/id',
                               schemaPath:
-                                '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                                '#/properties/data/properties/relationships/properties/content/properties/data/anyOf/1/properties/id/anyOf/1/type',
                               keyword: 'type',
                               params: { type: 'string' },
                               message: 'must be string',
@@ -413,14 +440,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                             }
                             errors++;
                           }
-                          var _valid1 = _errs27 === errors;
+                          var _valid1 = _errs28 === errors;
                           valid6 = valid6 || _valid1;
                         }
                         if (!valid6) {
                           const err19 = {
-                            instancePath: instancePath + '/data/relationships/contentCategory/data/id',
+                            instancePath: instancePath + '/data/relationships/content/data/id',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/properties/id/anyOf',
+                              '#/properties/data/properties/relationships/properties/content/properties/data/anyOf/1/properties/id/anyOf',
                             keyword: 'anyOf',
                             params: {},
                             message: 'must match a schema in anyOf',
@@ -432,10 +459,10 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                           }
                           errors++;
                         } else {
-                          errors = _errs24;
+                          errors = _errs25;
                           if (vErrors !== null) {
-                            if (_errs24) {
-                              vErrors.length = _errs24;
+                            if (_errs25) {
+                              vErrors.length = _errs25;
                             } else {
                               vErrors = null;
                             }
@@ -446,9 +473,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                         let data8 = data5.meta;
                         if (!(data8 && typeof data8 == 'object' && !Array.isArray(data8))) {
                           const err20 = {
-                            instancePath: instancePath + '/data/relationships/contentCategory/data/meta',
+                            instancePath: instancePath + '/data/relationships/content/data/meta',
                             schemaPath:
-                              '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/properties/meta/type',
+                              '#/properties/data/properties/relationships/properties/content/properties/data/anyOf/1/properties/meta/type',
                             keyword: 'type',
                             params: { type: 'object' },
                             message: 'must be object',
@@ -463,9 +490,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                       }
                     } else {
                       const err21 = {
-                        instancePath: instancePath + '/data/relationships/contentCategory/data',
+                        instancePath: instancePath + '/data/relationships/content/data',
                         schemaPath:
-                          '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/type',
+                          '#/properties/data/properties/relationships/properties/content/properties/data/anyOf/1/type',
                         keyword: 'type',
                         params: { type: 'object' },
                         message: 'must be object',
@@ -482,9 +509,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   }
                   if (!valid4) {
                     const err22 = {
-                      instancePath: instancePath + '/data/relationships/contentCategory/data',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf',
+                      instancePath: instancePath + '/data/relationships/content/data',
+                      schemaPath: '#/properties/data/properties/relationships/properties/content/properties/data/anyOf',
                       keyword: 'anyOf',
                       params: {},
                       message: 'must match a schema in anyOf',
@@ -510,9 +536,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                   let data9 = data4.meta;
                   if (!(data9 && typeof data9 == 'object' && !Array.isArray(data9))) {
                     const err23 = {
-                      instancePath: instancePath + '/data/relationships/contentCategory/meta',
-                      schemaPath:
-                        '#/properties/data/properties/relationships/properties/contentCategory/properties/meta/type',
+                      instancePath: instancePath + '/data/relationships/content/meta',
+                      schemaPath: '#/properties/data/properties/relationships/properties/content/properties/meta/type',
                       keyword: 'type',
                       params: { type: 'object' },
                       message: 'must be object',
@@ -527,8 +552,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 }
               } else {
                 const err24 = {
-                  instancePath: instancePath + '/data/relationships/contentCategory',
-                  schemaPath: '#/properties/data/properties/relationships/properties/contentCategory/type',
+                  instancePath: instancePath + '/data/relationships/content',
+                  schemaPath: '#/properties/data/properties/relationships/properties/content/type',
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
@@ -541,8 +566,358 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
                 errors++;
               }
             }
+            if (data3.contentCategory !== undefined) {
+              let data10 = data3.contentCategory;
+              if (data10 && typeof data10 == 'object' && !Array.isArray(data10)) {
+                if (data10.data === undefined) {
+                  const err25 = {
+                    instancePath: instancePath + '/data/relationships/contentCategory',
+                    schemaPath: '#/properties/data/properties/relationships/properties/contentCategory/required',
+                    keyword: 'required',
+                    params: { missingProperty: 'data' },
+                    message: "must have required property '" + 'data' + "'",
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err25];
+                  } else {
+                    vErrors.push(err25);
+                  }
+                  errors++;
+                }
+                for (const key5 in data10) {
+                  if (!(key5 === 'data' || key5 === 'meta')) {
+                    const err26 = {
+                      instancePath: instancePath + '/data/relationships/contentCategory',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/contentCategory/additionalProperties',
+                      keyword: 'additionalProperties',
+                      params: { additionalProperty: key5 },
+                      message: 'must NOT have additional properties',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err26];
+                    } else {
+                      vErrors.push(err26);
+                    }
+                    errors++;
+                  }
+                }
+                if (data10.data !== undefined) {
+                  let data11 = data10.data;
+                  const _errs38 = errors;
+                  let valid8 = false;
+                  const _errs39 = errors;
+                  if (data11 !== null) {
+                    const err27 = {
+                      instancePath: instancePath + '/data/relationships/contentCategory/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/0/type',
+                      keyword: 'type',
+                      params: { type: 'null' },
+                      message: 'must be null',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err27];
+                    } else {
+                      vErrors.push(err27);
+                    }
+                    errors++;
+                  }
+                  var _valid2 = _errs39 === errors;
+                  valid8 = valid8 || _valid2;
+                  if (!valid8) {
+                    const _errs41 = errors;
+                    if (data11 && typeof data11 == 'object' && !Array.isArray(data11)) {
+                      if (data11.type === undefined) {
+                        const err28 = {
+                          instancePath: instancePath + '/data/relationships/contentCategory/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'type' },
+                          message: "must have required property '" + 'type' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err28];
+                        } else {
+                          vErrors.push(err28);
+                        }
+                        errors++;
+                      }
+                      if (data11.id === undefined) {
+                        const err29 = {
+                          instancePath: instancePath + '/data/relationships/contentCategory/data',
+                          schemaPath:
+                            '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/required',
+                          keyword: 'required',
+                          params: { missingProperty: 'id' },
+                          message: "must have required property '" + 'id' + "'",
+                        };
+                        if (vErrors === null) {
+                          vErrors = [err29];
+                        } else {
+                          vErrors.push(err29);
+                        }
+                        errors++;
+                      }
+                      for (const key6 in data11) {
+                        if (!(key6 === 'type' || key6 === 'id' || key6 === 'meta')) {
+                          const err30 = {
+                            instancePath: instancePath + '/data/relationships/contentCategory/data',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/additionalProperties',
+                            keyword: 'additionalProperties',
+                            params: { additionalProperty: key6 },
+                            message: 'must NOT have additional properties',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err30];
+                          } else {
+                            vErrors.push(err30);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data11.type !== undefined) {
+                        if ('contentCategory' !== data11.type) {
+                          const err31 = {
+                            instancePath: instancePath + '/data/relationships/contentCategory/data/type',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/properties/type/const',
+                            keyword: 'const',
+                            params: { allowedValue: 'contentCategory' },
+                            message: 'must be equal to constant',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err31];
+                          } else {
+                            vErrors.push(err31);
+                          }
+                          errors++;
+                        }
+                      }
+                      if (data11.id !== undefined) {
+                        let data13 = data11.id;
+                        const _errs46 = errors;
+                        let valid10 = false;
+                        const _errs47 = errors;
+                        if (!(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13) && isFinite(data13))) {
+                          const err32 = {
+                            instancePath: instancePath + '/data/relationships/contentCategory/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/properties/id/anyOf/0/type',
+                            keyword: 'type',
+                            params: { type: 'integer' },
+                            message: 'must be integer',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err32];
+                          } else {
+                            vErrors.push(err32);
+                          }
+                          errors++;
+                        }
+                        if (typeof data13 == 'number' && isFinite(data13)) {
+                          if (data13 > 9007199254740991 || isNaN(data13)) {
+                            const err33 = {
+                              instancePath: instancePath + '/data/relationships/contentCategory/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/properties/id/anyOf/0/maximum',
+                              keyword: 'maximum',
+                              params: { comparison: '<=', limit: 9007199254740991 },
+                              message: 'must be <= 9007199254740991',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err33];
+                            } else {
+                              vErrors.push(err33);
+                            }
+                            errors++;
+                          }
+                          if (data13 < 1 || isNaN(data13)) {
+                            const err34 = {
+                              instancePath: instancePath + '/data/relationships/contentCategory/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/properties/id/anyOf/0/minimum',
+                              keyword: 'minimum',
+                              params: { comparison: '>=', limit: 1 },
+                              message: 'must be >= 1',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err34];
+                            } else {
+                              vErrors.push(err34);
+                            }
+                            errors++;
+                          }
+                        }
+                        var _valid3 = _errs47 === errors;
+                        valid10 = valid10 || _valid3;
+                        if (!valid10) {
+                          const _errs49 = errors;
+                          if (typeof data13 === 'string') {
+                            if (!pattern0.test(data13)) {
+                              const err35 = {
+                                instancePath: instancePath + '/data/relationships/contentCategory/data/id',
+                                schemaPath:
+                                  '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/properties/id/anyOf/1/pattern',
+                                keyword: 'pattern',
+                                params: { pattern: '^[1-9][0-9]{0,14}$' },
+                                message: 'must match pattern "' + '^[1-9][0-9]{0,14}$' + '"',
+                              };
+                              if (vErrors === null) {
+                                vErrors = [err35];
+                              } else {
+                                vErrors.push(err35);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err36 = {
+                              instancePath: instancePath + '/data/relationships/contentCategory/data/id',
+                              schemaPath:
+                                '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/properties/id/anyOf/1/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                            };
+                            if (vErrors === null) {
+                              vErrors = [err36];
+                            } else {
+                              vErrors.push(err36);
+                            }
+                            errors++;
+                          }
+                          var _valid3 = _errs49 === errors;
+                          valid10 = valid10 || _valid3;
+                        }
+                        if (!valid10) {
+                          const err37 = {
+                            instancePath: instancePath + '/data/relationships/contentCategory/data/id',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/properties/id/anyOf',
+                            keyword: 'anyOf',
+                            params: {},
+                            message: 'must match a schema in anyOf',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err37];
+                          } else {
+                            vErrors.push(err37);
+                          }
+                          errors++;
+                        } else {
+                          errors = _errs46;
+                          if (vErrors !== null) {
+                            if (_errs46) {
+                              vErrors.length = _errs46;
+                            } else {
+                              vErrors = null;
+                            }
+                          }
+                        }
+                      }
+                      if (data11.meta !== undefined) {
+                        let data14 = data11.meta;
+                        if (!(data14 && typeof data14 == 'object' && !Array.isArray(data14))) {
+                          const err38 = {
+                            instancePath: instancePath + '/data/relationships/contentCategory/data/meta',
+                            schemaPath:
+                              '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/properties/meta/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err38];
+                          } else {
+                            vErrors.push(err38);
+                          }
+                          errors++;
+                        }
+                      }
+                    } else {
+                      const err39 = {
+                        instancePath: instancePath + '/data/relationships/contentCategory/data',
+                        schemaPath:
+                          '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf/1/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err39];
+                      } else {
+                        vErrors.push(err39);
+                      }
+                      errors++;
+                    }
+                    var _valid2 = _errs41 === errors;
+                    valid8 = valid8 || _valid2;
+                  }
+                  if (!valid8) {
+                    const err40 = {
+                      instancePath: instancePath + '/data/relationships/contentCategory/data',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/contentCategory/properties/data/anyOf',
+                      keyword: 'anyOf',
+                      params: {},
+                      message: 'must match a schema in anyOf',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err40];
+                    } else {
+                      vErrors.push(err40);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs38;
+                    if (vErrors !== null) {
+                      if (_errs38) {
+                        vErrors.length = _errs38;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data10.meta !== undefined) {
+                  let data15 = data10.meta;
+                  if (!(data15 && typeof data15 == 'object' && !Array.isArray(data15))) {
+                    const err41 = {
+                      instancePath: instancePath + '/data/relationships/contentCategory/meta',
+                      schemaPath:
+                        '#/properties/data/properties/relationships/properties/contentCategory/properties/meta/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err41];
+                    } else {
+                      vErrors.push(err41);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err42 = {
+                  instancePath: instancePath + '/data/relationships/contentCategory',
+                  schemaPath: '#/properties/data/properties/relationships/properties/contentCategory/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                };
+                if (vErrors === null) {
+                  vErrors = [err42];
+                } else {
+                  vErrors.push(err42);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err25 = {
+            const err43 = {
               instancePath: instancePath + '/data/relationships',
               schemaPath: '#/properties/data/properties/relationships/type',
               keyword: 'type',
@@ -550,17 +925,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err25];
+              vErrors = [err43];
             } else {
-              vErrors.push(err25);
+              vErrors.push(err43);
             }
             errors++;
           }
         }
         if (data0.meta !== undefined) {
-          let data10 = data0.meta;
-          if (!(data10 && typeof data10 == 'object' && !Array.isArray(data10))) {
-            const err26 = {
+          let data16 = data0.meta;
+          if (!(data16 && typeof data16 == 'object' && !Array.isArray(data16))) {
+            const err44 = {
               instancePath: instancePath + '/data/meta',
               schemaPath: '#/properties/data/properties/meta/type',
               keyword: 'type',
@@ -568,17 +943,17 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err26];
+              vErrors = [err44];
             } else {
-              vErrors.push(err26);
+              vErrors.push(err44);
             }
             errors++;
           }
         }
         if (data0.links !== undefined) {
-          let data11 = data0.links;
-          if (!(data11 && typeof data11 == 'object' && !Array.isArray(data11))) {
-            const err27 = {
+          let data17 = data0.links;
+          if (!(data17 && typeof data17 == 'object' && !Array.isArray(data17))) {
+            const err45 = {
               instancePath: instancePath + '/data/links',
               schemaPath: '#/properties/data/properties/links/type',
               keyword: 'type',
@@ -586,15 +961,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must be object',
             };
             if (vErrors === null) {
-              vErrors = [err27];
+              vErrors = [err45];
             } else {
-              vErrors.push(err27);
+              vErrors.push(err45);
             }
             errors++;
           }
         }
       } else {
-        const err28 = {
+        const err46 = {
           instancePath: instancePath + '/data',
           schemaPath: '#/properties/data/type',
           keyword: 'type',
@@ -602,15 +977,15 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be object',
         };
         if (vErrors === null) {
-          vErrors = [err28];
+          vErrors = [err46];
         } else {
-          vErrors.push(err28);
+          vErrors.push(err46);
         }
         errors++;
       }
     }
   } else {
-    const err29 = {
+    const err47 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -618,9 +993,9 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
       message: 'must be object',
     };
     if (vErrors === null) {
-      vErrors = [err29];
+      vErrors = [err47];
     } else {
-      vErrors.push(err29);
+      vErrors.push(err47);
     }
     errors++;
   }

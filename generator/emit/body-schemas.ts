@@ -1,5 +1,5 @@
 import { writeBodySchema, type JsonSchema } from '../../runtime/engine/body-schema.js';
-import type { AttributeModel, ResourceModel, ToOneModel } from '../model.js';
+import type { AttributeModel, PolymorphicToOneModel, ResourceModel, ToOneModel } from '../model.js';
 
 /**
  * JSON Schemas of create and update request bodies, compiled by Ajv into standalone validators.
@@ -37,11 +37,13 @@ export function attributeValueSchema(a: AttributeModel): JsonSchema {
 }
 
 function bodySchema(resource: ResourceModel, operation: 'create' | 'update'): JsonSchema {
-  const relationships = resource.relationships.filter((r): r is ToOneModel => r.kind === 'toOne' && (operation === 'create' ? r.writableOnCreate : r.writableOnUpdate));
+  const relationships = resource.relationships.filter(
+    (r): r is ToOneModel | PolymorphicToOneModel => r.kind !== 'toMany' && (operation === 'create' ? r.writableOnCreate : r.writableOnUpdate),
+  );
   const shape = writeBodySchema({
     operation,
     attributes: resource.attributes.filter((a) => !a.readOnly).map((a) => ({ name: a.name, schema: attributeValueSchema(a), required: a.required })),
-    relationships: relationships.map((r) => ({ name: r.name, target: r.target, required: r.required })),
+    relationships: relationships.map((r) => ({ name: r.name, target: r.kind === 'toOne' ? r.target : r.targets, required: r.required })),
   });
   return { $id: operation, ...shape };
 }

@@ -1,5 +1,5 @@
 import { byCodePoint } from '../compare.js';
-import type { AttributeModel, ResourceModel, SchemaModel, ToOneModel } from '../model.js';
+import type { AttributeModel, PolymorphicToOneModel, ResourceModel, SchemaModel, ToOneModel } from '../model.js';
 import { snakeCase } from '../naming.js';
 import { generatedHeader } from './header.js';
 
@@ -49,6 +49,22 @@ function toOnes(resource: ResourceModel): ToOneModel[] {
   return resource.relationships.filter((r): r is ToOneModel => r.kind === 'toOne');
 }
 
+function polymorphicToOnes(resource: ResourceModel): PolymorphicToOneModel[] {
+  return resource.relationships.filter((r): r is PolymorphicToOneModel => r.kind === 'polymorphicToOne');
+}
+
+/**
+ * No foreign key can name several tables, so the table itself keeps a polymorphic pair whole:
+ * both columns null, or a type among the targets with an id. Writes check that the target exists.
+ */
+function polymorphicCheck(resource: ResourceModel, r: PolymorphicToOneModel): string {
+  const types = r.targets.map((type) => `'${type}'`).join(', ');
+  const typeColumn = `\${t.${r.name}Type}`;
+  const idColumn = `\${t.${r.name}Id}`;
+  const condition = `(${typeColumn} is null and ${idColumn} is null) or (${typeColumn} in (${types}) and ${idColumn} is not null)`;
+  return `check('${resource.table}_${snakeCase(r.name)}_check', sql\`${condition}\`)`;
+}
+
 function tableVariable(resource: ResourceModel): string {
   return resource.collection;
 }
@@ -69,6 +85,8 @@ function indexesOf(resource: ResourceModel): string[] {
     if (a.search) lines.push(`index('${t}_${a.column}_search_idx').on(t.orgId, sql\`lower(\${t.${a.name}}) text_pattern_ops\`)`);
   }
   for (const r of toOnes(resource)) lines.push(`index('${t}_${r.column}_idx').on(t.orgId, t.${r.name}Id, t.id)`);
+  // Leads with the type: a deleted record's referrers are found by (type, id).
+  for (const r of polymorphicToOnes(resource)) lines.push(`index('${t}_${snakeCase(r.name)}_idx').on(t.orgId, t.${r.name}Type, t.${r.name}Id, t.id)`);
   return lines.sort(byCodePoint);
 }
 
@@ -82,6 +100,10 @@ export function emitTable(resource: ResourceModel, model: SchemaModel): string {
     columns.push(column.code);
   }
   for (const r of toOnes(resource)) columns.push(`${r.name}Id: bigint('${r.column}', { mode: 'number' })`);
+  for (const r of polymorphicToOnes(resource)) {
+    builders.add('check').add('text');
+    columns.push(`${r.name}Type: text('${r.typeColumn}')`, `${r.name}Id: bigint('${r.column}', { mode: 'number' })`);
+  }
 
   const targets = new Map(model.resources.map((r) => [r.type, r]));
   const imports = new Set<string>();
@@ -95,12 +117,13 @@ export function emitTable(resource: ResourceModel, model: SchemaModel): string {
       `foreignKey({ name: '${resource.table}_${snakeCase(r.name)}_fk', columns: [t.orgId, t.${r.name}Id], foreignColumns: [${targetVar}.orgId, ${targetVar}.id] })`,
     );
   }
+  constraints.push(...polymorphicToOnes(resource).map((r) => polymorphicCheck(resource, r)));
   constraints.push(...indexesOf(resource));
 
   return [
     generatedHeader(resource.file),
     `import { ${[...builders].sort(byCodePoint).join(', ')}, type PgTableExtraConfigValue } from 'drizzle-orm/pg-core';`,
-    ...(resource.attributes.some((a) => a.search) ? [`import { sql } from 'drizzle-orm';`] : []),
+    ...(resource.attributes.some((a) => a.search) || polymorphicToOnes(resource).length > 0 ? [`import { sql } from 'drizzle-orm';`] : []),
     `import { orgs } from '../../runtime/db/system-tables.js';`,
     ...[...imports].sort(byCodePoint),
     '',

@@ -30,6 +30,7 @@ interface RawDefinition {
   description?: string;
   data?: boolean;
   $ref?: string;
+  anyOf?: { $ref: string }[];
   'x-required'?: boolean;
   'x-writable'?: string[];
   'x-inverse'?: string;
@@ -186,6 +187,18 @@ function relationshipOf(name: string, d: RawDefinition): RelationshipModel {
     return { kind: 'toMany', name, target: targetOf(d.items!.$ref!), inverse: d['x-inverse']! };
   }
   const writable = d['x-writable'] ?? [];
+  if (d.anyOf !== undefined) {
+    return {
+      kind: 'polymorphicToOne',
+      name,
+      targets: d.anyOf.map((ref) => targetOf(ref.$ref)).sort(byCodePoint),
+      column: `${snakeCase(name)}_id`,
+      typeColumn: `${snakeCase(name)}_type`,
+      writableOnCreate: writable.includes('create'),
+      writableOnUpdate: writable.includes('update'),
+      required: d['x-required'] ?? false,
+    };
+  }
   return {
     kind: 'toOne',
     name,

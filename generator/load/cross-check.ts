@@ -20,6 +20,11 @@ export function crossCheck(resources: readonly ResourceModel[]): void {
     }
     for (const rel of resource.relationships) {
       const pointer = `/definitions/${rel.name}`;
+      if (rel.kind === 'polymorphicToOne') {
+        const missing = rel.targets.find((type) => !byType.has(type));
+        if (missing !== undefined) throw new SchemaFileError(resource.file, `${pointer}/anyOf`, `target type "${missing}" has no schema file`);
+        continue;
+      }
       const target = byType.get(rel.target);
       if (!target) throw new SchemaFileError(resource.file, pointer, `target type "${rel.target}" has no schema file`);
       if (rel.kind !== 'toMany') continue;
@@ -42,6 +47,7 @@ export function checkColumnsUnique(resources: readonly ResourceModel[]): void {
     const columns = [
       ...resource.attributes.filter((a) => a.relationshipId === undefined).map((a) => [a.name, a.column] as const),
       ...resource.relationships.flatMap((r) => (r.kind === 'toOne' ? [[r.name, r.column] as const] : [])),
+      ...resource.relationships.flatMap((r) => (r.kind === 'polymorphicToOne' ? [[r.name, r.typeColumn] as const, [r.name, r.column] as const] : [])),
     ];
     for (const [name, column] of columns) {
       const other = seen.get(column);

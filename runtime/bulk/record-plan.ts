@@ -30,13 +30,14 @@ export function fillingEmpty(input: WriteInput): (current: Row) => Changes {
   return (current) => {
     const attributes = new Map([...input.attributes].filter(([a]) => isEmpty(current[a.name])));
     const relationships = new Map<ToOneDescriptor, number | null>([...input.relationships].filter(([rel]) => isEmpty(current[relationshipAlias(rel)])));
-    return { attributes, relationships, relationshipMeta: input.relationshipMeta };
+    const polymorphic = new Map([...input.polymorphic].filter(([rel]) => isEmpty(current[relationshipAlias(rel)])));
+    return { attributes, relationships, polymorphic, relationshipMeta: input.relationshipMeta };
   };
 }
 
 /** The body's values as the writer's changes (dupeMethod `overwrite`, and creates). */
 export function changesOf(input: WriteInput): Changes {
-  return { attributes: input.attributes, relationships: input.relationships, relationshipMeta: input.relationshipMeta };
+  return { attributes: input.attributes, relationships: input.relationships, polymorphic: input.polymorphic, relationshipMeta: input.relationshipMeta };
 }
 
 function invalidId(): RecordPlan {

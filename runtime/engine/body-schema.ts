@@ -10,8 +10,8 @@ export interface WritableShape {
   readonly operation: 'create' | 'update';
   /** Value schemas of the writable attributes, and whether create requires them. */
   readonly attributes: readonly { readonly name: string; readonly schema: JsonSchema; readonly required: boolean }[];
-  /** Writable to-one relationships. */
-  readonly relationships: readonly { readonly name: string; readonly target: string; readonly required: boolean }[];
+  /** Writable to-one relationships; a polymorphic one names several targets. */
+  readonly relationships: readonly { readonly name: string; readonly target: string | readonly string[]; readonly required: boolean }[];
 }
 
 /** Ids in bodies: integers, or numeric strings (rendered back as integers). */
@@ -22,12 +22,16 @@ export const ID_SCHEMA: JsonSchema = {
   ],
 };
 
-function toOneSchema(target: string, required: boolean): JsonSchema {
+/**
+ * The identifier of a polymorphic to-one takes any type here: the engine refuses a type that is
+ * not a target with one error at the identifier, naming the targets (runtime/engine/write-input.ts).
+ */
+function toOneSchema(target: string | readonly string[], required: boolean): JsonSchema {
   const identifier = {
     type: 'object',
     required: ['type', 'id'],
     additionalProperties: false,
-    properties: { type: { const: target }, id: ID_SCHEMA, meta: { type: 'object' } },
+    properties: { type: typeof target === 'string' ? { const: target } : { type: 'string' }, id: ID_SCHEMA, meta: { type: 'object' } },
   };
   return {
     type: 'object',

@@ -1,5 +1,6 @@
 import { validationError, type ApiError } from '../jsonapi/index.js';
 import type { ResourceDescriptor } from '../model/descriptor.js';
+import { toOnes } from '../model/sql-text.js';
 
 interface PostgresError {
   code?: string;
@@ -18,7 +19,7 @@ export function apiErrorOfWrite(descriptor: ResourceDescriptor, error: unknown):
   const e = error as PostgresError;
   if (typeof e?.code !== 'string') return undefined;
   if (e.code === '23503') {
-    const rel = descriptor.relationships.find((r) => r.kind === 'toOne' && e.constraint_name === `${descriptor.table}_${r.column.replace(/_id$/, '')}_fk`);
+    const rel = toOnes(descriptor).find((r) => e.constraint_name === `${descriptor.table}_${r.column.replace(/_id$/, '')}_fk`);
     if (rel) return validationError([{ pointer: `/data/relationships/${rel.name}`, detail: `${rel.name} refers to a ${rel.target} that does not exist` }]);
     return validationError([{ pointer: '/data', detail: 'The record is still referenced by other records' }]);
   }

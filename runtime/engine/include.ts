@@ -2,7 +2,7 @@ import type { Fieldsets, IncludeNode } from '../query/index.js';
 import type { Transaction } from '../tenancy/index.js';
 import type { CollectionPaths, ResourceObject, Row, UrlBase } from './render.js';
 import { renderResource } from './render.js';
-import { partitionPredicate, quoteIdent, relationshipAlias, selectList } from '../model/sql-text.js';
+import { partitionPredicate, quoteIdent, relationshipAlias, relationshipTypeAlias, selectList } from '../model/sql-text.js';
 
 /**
  * Loads included resources level by level: one statement per include path segment, whatever
@@ -20,7 +20,9 @@ export async function loadIncluded(
   const included: ResourceObject[] = [];
   async function walk(level: readonly IncludeNode[], rows: readonly Row[]): Promise<void> {
     for (const node of level) {
-      const ids = [...new Set(rows.map((r) => r[relationshipAlias(node.relationship)]).filter((id): id is number => id != null))];
+      const { relationship } = node;
+      const naming = relationship.kind === 'toOne' ? rows : rows.filter((r) => r[relationshipTypeAlias(relationship)] === node.target.type);
+      const ids = [...new Set(naming.map((r) => r[relationshipAlias(relationship)]).filter((id): id is number => id != null))];
       if (ids.length === 0) continue;
       const loaded = await tx.unsafe<Row[]>(
         `select ${selectList(node.target)} from ${quoteIdent(node.target.table)} where "org_id" = $1 and "id" = any($2::bigint[])${partitionPredicate(node.target)}`,

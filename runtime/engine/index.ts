@@ -63,10 +63,12 @@ function referencesByType(descriptors: Iterable<ResourceDescriptor>): Map<string
   const index = new Map<string, Reference[]>();
   for (const d of descriptors) {
     for (const rel of d.relationships) {
-      if (rel.kind !== 'toOne') continue;
-      const list = index.get(rel.target) ?? [];
-      list.push({ descriptor: d, relationship: rel });
-      index.set(rel.target, list);
+      if (rel.kind === 'toMany') continue;
+      for (const target of rel.kind === 'toOne' ? [rel.target] : rel.targets) {
+        const list = index.get(target) ?? [];
+        list.push({ descriptor: d, relationship: rel });
+        index.set(target, list);
+      }
     }
   }
   return index;

@@ -1,5 +1,5 @@
-import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from '../model/descriptor.js';
-import { relationshipAlias, toOnes } from '../model/sql-text.js';
+import type { AttributeDescriptor, PolymorphicToOneDescriptor, ResourceDescriptor, ResourceIdentifier, ToOneDescriptor } from '../model/descriptor.js';
+import { polymorphicTarget, polymorphicToOnes, relationshipAlias, relationshipTypeAlias, toOnes } from '../model/sql-text.js';
 import type { FieldError } from '../jsonapi/index.js';
 import type { Actor, Behaviours, RecordLookup } from './behaviour.js';
 import { declaredChanges } from './behaviour-check.js';
@@ -33,6 +33,8 @@ export function nextValues(descriptor: ResourceDescriptor, changes: Changes, pre
   const next: Record<string, unknown> = { ...previous, ...relationshipIdsOf(descriptor, previous) };
   for (const [a, value] of changes.attributes) next[a.name] = value;
   for (const [rel, id] of changes.relationships) next[rel.name] = id;
+  for (const rel of polymorphicToOnes(descriptor))
+    next[rel.name] = changes.polymorphic?.has(rel) ? changes.polymorphic.get(rel) : previous && polymorphicTarget(rel, previous);
   return next;
 }
 
@@ -76,6 +78,8 @@ export function columnValuesOf(changes: Changes): ColumnValue[] {
     values.push({ column: a.column, value: value === undefined ? null : value });
   }
   for (const [rel, id] of changes.relationships) values.push({ column: rel.column, value: id });
+  for (const [rel, target] of changes.polymorphic ?? [])
+    values.push({ column: rel.typeColumn, value: target?.type ?? null }, { column: rel.column, value: target?.id ?? null });
   return values;
 }
 
@@ -90,7 +94,7 @@ export interface Snapshot {
  * marks sensitive (a webhook's secret) are never copied into events, write-only ones not at all.
  */
 export function snapshot(context: Pick<RuleContext, 'descriptor' | 'behaviours'>, row: Row, names?: ReadonlySet<string>): Snapshot {
-  const { attributes, toOnes, sensitive } = snapshotShape(context);
+  const { attributes, toOnes, polymorphic, sensitive } = snapshotShape(context);
   const result: Snapshot = { attributes: {}, relationships: {} };
   for (const name of attributes) {
     if (names && !names.has(name)) continue;
@@ -101,12 +105,17 @@ export function snapshot(context: Pick<RuleContext, 'descriptor' | 'behaviours'>
     const id = row[relationshipAlias(rel)] as number | null | undefined;
     result.relationships[rel.name] = { data: id == null ? null : { type: rel.target, id } };
   }
+  for (const rel of polymorphic) {
+    if (names && !names.has(rel.name)) continue;
+    result.relationships[rel.name] = { data: polymorphicTarget(rel, row) };
+  }
   return result;
 }
 
 interface SnapshotShape {
   readonly attributes: readonly string[];
   readonly toOnes: readonly ToOneDescriptor[];
+  readonly polymorphic: readonly PolymorphicToOneDescriptor[];
   readonly sensitive: ReadonlySet<string>;
 }
 
@@ -125,6 +134,7 @@ function snapshotShape(context: Pick<RuleContext, 'descriptor' | 'behaviours'>):
     shape = {
       attributes: descriptor.attributes.filter((a) => !a.writeOnly).map((a) => a.name),
       toOnes: toOnes(descriptor),
+      polymorphic: polymorphicToOnes(descriptor),
       sensitive: new Set(behaviours.get(descriptor.type)?.sensitiveAttributes ?? []),
     };
     byBehaviours.set(behaviours, shape);
@@ -137,6 +147,10 @@ export function changedNames(changes: Changes, before: Row, after: Row): Set<str
   const names = new Set<string>();
   for (const a of changes.attributes.keys()) if (JSON.stringify(before[a.name] ?? null) !== JSON.stringify(after[a.name] ?? null)) names.add(a.name);
   for (const rel of changes.relationships.keys()) if ((before[relationshipAlias(rel)] ?? null) !== (after[relationshipAlias(rel)] ?? null)) names.add(rel.name);
+  for (const rel of changes.polymorphic?.keys() ?? []) {
+    const differs = (alias: string) => (before[alias] ?? null) !== (after[alias] ?? null);
+    if (differs(relationshipAlias(rel)) || differs(relationshipTypeAlias(rel))) names.add(rel.name);
+  }
   return names;
 }
 
@@ -147,9 +161,11 @@ export function changesOfAttributes(attributes: readonly AttributeDescriptor[], 
   return { attributes: map, relationships: new Map<ToOneDescriptor, number | null>() };
 }
 
-/** Changes made of attribute values and to-one relationship ids by name (an action's result). */
+/** Changes made of attribute values, to-one relationship ids and polymorphic targets by name (an action's result). */
 export function changesByName(descriptor: ResourceDescriptor, values: Readonly<Record<string, unknown>>): Changes {
   const relationships = new Map<ToOneDescriptor, number | null>();
   for (const rel of toOnes(descriptor)) if (Object.hasOwn(values, rel.name)) relationships.set(rel, values[rel.name] as number | null);
-  return { attributes: changesOfAttributes(descriptor.attributes, values).attributes, relationships };
+  const polymorphic = new Map<PolymorphicToOneDescriptor, ResourceIdentifier | null>();
+  for (const rel of polymorphicToOnes(descriptor)) if (Object.hasOwn(values, rel.name)) polymorphic.set(rel, values[rel.name] as ResourceIdentifier | null);
+  return { attributes: changesOfAttributes(descriptor.attributes, values).attributes, relationships, ...(polymorphic.size > 0 && { polymorphic }) };
 }

@@ -1,6 +1,6 @@
 import type { Transaction } from '../tenancy/index.js';
 import type { RecordPresence } from './behaviour.js';
-import type { ResourceDescriptor, ToOneDescriptor } from '../model/descriptor.js';
+import type { PolymorphicToOneDescriptor, ResourceDescriptor, ToOneDescriptor } from '../model/descriptor.js';
 import type { Row } from './render.js';
 import type { ResourceStatements } from './statements.js';
 
@@ -38,7 +38,8 @@ export interface ResourceCatalog {
 export interface Reference {
   /** The referring resource. */
   readonly descriptor: ResourceDescriptor;
-  readonly relationship: ToOneDescriptor;
+  /** A polymorphic to-one refers to the type when its type column names it. */
+  readonly relationship: ToOneDescriptor | PolymorphicToOneDescriptor;
 }
 
 /** Reads one record of the org, or undefined. */

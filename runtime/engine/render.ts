@@ -1,5 +1,5 @@
 import type { AttributeDescriptor, ResourceDescriptor } from '../model/descriptor.js';
-import { relationshipAlias } from '../model/sql-text.js';
+import { polymorphicTarget, relationshipAlias } from '../model/sql-text.js';
 
 export type Row = Record<string, unknown> & { id: number };
 
@@ -35,7 +35,7 @@ function renderedValue(a: AttributeDescriptor, value: unknown): unknown {
 /**
  * Renders one row as a JSON:API resource object: every public attribute (null ones too; never a
  * write-only one), to-one
- * relationships with `data`, link-only to-many relationships with `links.related` pointing at
+ * relationships (polymorphic ones too) with `data`, link-only to-many relationships with `links.related` pointing at
  * the target collection filtered by the inverse relationship.
  */
 export function renderResource(
@@ -56,6 +56,8 @@ export function renderResource(
     if (rel.kind === 'toOne') {
       const id = row[relationshipAlias(rel)];
       relationships[rel.name] = { data: id == null ? null : { type: rel.target, id } };
+    } else if (rel.kind === 'polymorphicToOne') {
+      relationships[rel.name] = { data: polymorphicTarget(rel, row) };
     } else {
       const related = `${urls.api}/${collections.get(rel.target)}?filter%5B${rel.inverse}%5D%5Bid%5D=${row.id}`;
       relationships[rel.name] = { links: { related } };

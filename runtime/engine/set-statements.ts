@@ -108,15 +108,20 @@ export async function deleteRows(tx: Transaction, descriptor: ResourceDescriptor
 }
 
 /** The ids of the org's records whose `reference` points at one of `targets`, in id order: one statement. */
-export async function referringIds(tx: Transaction, reference: Reference, orgId: number, targets: readonly number[]): Promise<number[]> {
+export async function referringIds(tx: Transaction, reference: Reference, orgId: number, targets: readonly number[], targetType: string): Promise<number[]> {
   const { descriptor, relationship } = reference;
   const rows = await tx.unsafe<{ id: number }[]>(
     `select "id" from ${quoteIdent(descriptor.table)}
-      where "org_id" = $1 and ${quoteIdent(relationship.column)} = any($2::bigint[])${partitionPredicate(descriptor)} order by "id"`,
-    [orgId, targets] as never[],
+      where "org_id" = $1 and ${quoteIdent(relationship.column)} = any($2::bigint[])${typePredicate(relationship, '$3')}${partitionPredicate(descriptor)} order by "id"`,
+    (relationship.kind === 'polymorphicToOne' ? [orgId, targets, targetType] : [orgId, targets]) as never[],
     { prepare: true },
   );
   return rows.map((row) => Number(row.id));
+}
+
+/** ` and "<rel>_type" = <param>` for a polymorphic to-one: its id column alone names no table. */
+function typePredicate(relationship: Reference['relationship'], param: string): string {
+  return relationship.kind === 'polymorphicToOne' ? ` and ${quoteIdent(relationship.typeColumn)} = ${param}::text` : '';
 }
 
 /**
@@ -125,15 +130,24 @@ export async function referringIds(tx: Transaction, reference: Reference, orgId:
  * delete of their targets is not blocked (the foreign keys carry org_id, so ON DELETE SET NULL
  * would null org_id too).
  */
-export async function clearReference(tx: Transaction, reference: Reference, orgId: number, ids: readonly number[], targets: readonly number[]): Promise<void> {
+export async function clearReference(
+  tx: Transaction,
+  reference: Reference,
+  orgId: number,
+  ids: readonly number[],
+  targets: readonly number[],
+  targetType: string,
+): Promise<void> {
   const { descriptor, relationship } = reference;
   const table = quoteIdent(descriptor.table);
   const column = quoteIdent(relationship.column);
   const touch = descriptor.attributes.some((a) => a.name === 'updatedAt') ? `, "updated_at" = now()` : '';
+  const polymorphic = relationship.kind === 'polymorphicToOne';
+  const clearType = polymorphic ? `, ${quoteIdent(relationship.typeColumn)} = null` : '';
   await tx.unsafe(
-    `update ${table} set ${column} = null${touch}
-      where "org_id" = $1 and "id" = any($2::bigint[]) and ${column} = any($3::bigint[])${partitionPredicate(descriptor)}`,
-    [orgId, ids, targets] as never[],
+    `update ${table} set ${column} = null${clearType}${touch}
+      where "org_id" = $1 and "id" = any($2::bigint[]) and ${column} = any($3::bigint[])${typePredicate(relationship, '$4')}${partitionPredicate(descriptor)}`,
+    (polymorphic ? [orgId, ids, targets, targetType] : [orgId, ids, targets]) as never[],
     { prepare: true },
   );
 }

@@ -1,6 +1,6 @@
 import { badRequest, conflict, forbidden, isObject, isPathId, validationError, type FieldError } from '../jsonapi/index.js';
 import { fieldErrorsOf } from './body-issues.js';
-import type { AttributeDescriptor, BodyValidator, ResourceDescriptor, ToOneDescriptor } from '../model/descriptor.js';
+import type { AttributeDescriptor, BodyValidator, PolymorphicToOneDescriptor, ResourceDescriptor, ResourceIdentifier, ToOneDescriptor } from '../model/descriptor.js';
 import { isRepresentableDate, parseTimestamp } from '../model/timestamps.js';
 
 export type WriteOperation = 'create' | 'update';
@@ -9,6 +9,7 @@ export type WriteOperation = 'create' | 'update';
 export interface WriteInput {
   readonly attributes: ReadonlyMap<AttributeDescriptor, unknown>;
   readonly relationships: ReadonlyMap<ToOneDescriptor, number | null>;
+  readonly polymorphic: ReadonlyMap<PolymorphicToOneDescriptor, ResourceIdentifier | null>;
   /** Relationship objects' `meta` (e.g. `meta.complete` on a call's task), by relationship name. */
   readonly relationshipMeta: ReadonlyMap<string, Record<string, unknown>>;
   readonly meta: Readonly<Record<string, unknown>>;
@@ -41,7 +42,7 @@ export function readWriteBody(
 
   const relationships = new Map<ToOneDescriptor, number | null>();
   const relationshipMeta = new Map<string, Record<string, unknown>>();
-  const rels = (data.relationships ?? {}) as Record<string, { data: { id: number | string; meta?: object } | null; meta?: object }>;
+  const rels = (data.relationships ?? {}) as Record<string, RelationshipObject>;
   for (const rel of descriptor.relationships) {
     if (rel.kind !== 'toOne' || !Object.hasOwn(rels, rel.name)) continue;
     const identifier = rels[rel.name]!.data;
@@ -49,7 +50,26 @@ export function readWriteBody(
     const meta = { ...rels[rel.name]!.meta, ...identifier?.meta };
     if (Object.keys(meta).length) relationshipMeta.set(rel.name, meta);
   }
-  return { attributes, relationships, relationshipMeta, meta: isObject(data.meta) ? data.meta : {} };
+  const polymorphic = polymorphicInput(descriptor, rels);
+  return { attributes, relationships, polymorphic, relationshipMeta, meta: isObject(data.meta) ? data.meta : {} };
+}
+
+type RelationshipObject = { data: { type: string; id: number | string; meta?: object } | null; meta?: object };
+
+/** The polymorphic to-ones a valid body sets; a type that is none of the targets is refused at the identifier. */
+function polymorphicInput(descriptor: ResourceDescriptor, rels: Record<string, RelationshipObject>): Map<PolymorphicToOneDescriptor, ResourceIdentifier | null> {
+  const polymorphic = new Map<PolymorphicToOneDescriptor, ResourceIdentifier | null>();
+  const refused: FieldError[] = [];
+  for (const rel of descriptor.relationships) {
+    if (rel.kind !== 'polymorphicToOne' || !Object.hasOwn(rels, rel.name)) continue;
+    const identifier = rels[rel.name]!.data;
+    if (identifier !== null && !rel.targets.includes(identifier.type)) {
+      refused.push({ pointer: `/data/relationships/${rel.name}/data`, detail: `${rel.name} must be a ${rel.targets.join(', ')}, not a ${identifier.type}` });
+    }
+    polymorphic.set(rel, identifier === null ? null : { type: identifier.type, id: Number(identifier.id) });
+  }
+  if (refused.length) throw validationError(refused);
+  return polymorphic;
 }
 
 /**
@@ -96,7 +116,7 @@ function refusedMembers(descriptor: ResourceDescriptor, data: Record<string, unk
   if (isObject(data.relationships)) {
     for (const rel of descriptor.relationships) {
       if (!Object.hasOwn(data.relationships, rel.name)) continue;
-      const writable = rel.kind === 'toOne' && (operation === 'create' ? rel.writableOnCreate : rel.writableOnUpdate);
+      const writable = rel.kind !== 'toMany' && (operation === 'create' ? rel.writableOnCreate : rel.writableOnUpdate);
       if (!writable) {
         refused.push({
           pointer: `/data/relationships/${rel.name}`,

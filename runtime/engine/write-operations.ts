@@ -1,5 +1,5 @@
 import type { ApiError } from '../jsonapi/index.js';
-import type { AttributeDescriptor, ToOneDescriptor } from '../model/descriptor.js';
+import type { AttributeDescriptor, PolymorphicToOneDescriptor, ResourceIdentifier, ToOneDescriptor } from '../model/descriptor.js';
 import type { Transaction } from '../tenancy/index.js';
 import type { Actor, WriteEffects } from './behaviour.js';
 import type { ResourceCatalog } from './records.js';
@@ -15,6 +15,8 @@ import type { Row } from './render.js';
 export interface Changes {
   readonly attributes: ReadonlyMap<AttributeDescriptor, unknown>;
   readonly relationships: ReadonlyMap<ToOneDescriptor, number | null>;
+  /** Polymorphic to-ones' targets (both columns of each). */
+  readonly polymorphic?: ReadonlyMap<PolymorphicToOneDescriptor, ResourceIdentifier | null>;
   /** Relationship objects' `meta` as sent (a call's `task` with `meta.complete`). */
   readonly relationshipMeta?: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
   /** The resource object's `meta` as sent with a create (a user's `sendInvite`). */

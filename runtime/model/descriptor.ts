@@ -50,6 +50,30 @@ export interface ToOneDescriptor {
   readonly filterBy: readonly string[];
 }
 
+/**
+ * A to-one relationship whose target is one of several types (a content category membership's
+ * `content`: a sequence, snippet or template), stored as the target's type and id. Rendered and
+ * written as `{type, id}`; the write path checks the target exists, as no foreign key can.
+ */
+export interface PolymorphicToOneDescriptor {
+  readonly kind: 'polymorphicToOne';
+  readonly name: string;
+  readonly targets: readonly string[];
+  /** The target's id. */
+  readonly column: string;
+  /** The target's type. */
+  readonly typeColumn: string;
+  readonly writableOnCreate: boolean;
+  readonly writableOnUpdate: boolean;
+  readonly required: boolean;
+}
+
+/** A resource identifier: what a polymorphic to-one holds. */
+export interface ResourceIdentifier {
+  readonly type: string;
+  readonly id: number;
+}
+
 export interface ToManyDescriptor {
   readonly kind: 'toMany';
   readonly name: string;
@@ -58,7 +82,7 @@ export interface ToManyDescriptor {
   readonly inverse: string;
 }
 
-export type RelationshipDescriptor = ToOneDescriptor | ToManyDescriptor;
+export type RelationshipDescriptor = ToOneDescriptor | PolymorphicToOneDescriptor | ToManyDescriptor;
 
 /**
  * What the text of an action parameter must be (a link's `x-paramSchemas` entry): a string, a

@@ -1,4 +1,4 @@
-import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor } from './descriptor.js';
+import type { AttributeDescriptor, PolymorphicToOneDescriptor, ResourceDescriptor, ResourceIdentifier, ToOneDescriptor } from './descriptor.js';
 
 /**
  * SQL text built from a descriptor. Identifiers come from schema names that the meta-schema
@@ -21,12 +21,28 @@ function selectExpression(a: AttributeDescriptor): string {
 }
 
 /** Result column alias of a to-one relationship's id, kept apart from attribute names. */
-export function relationshipAlias(rel: ToOneDescriptor): string {
+export function relationshipAlias(rel: ToOneDescriptor | PolymorphicToOneDescriptor): string {
   return `rel:${rel.name}`;
+}
+
+/** Result column alias of a polymorphic to-one's target type. */
+export function relationshipTypeAlias(rel: PolymorphicToOneDescriptor): string {
+  return `rel:${rel.name}:type`;
 }
 
 export function toOnes(descriptor: ResourceDescriptor): ToOneDescriptor[] {
   return descriptor.relationships.filter((r): r is ToOneDescriptor => r.kind === 'toOne');
+}
+
+export function polymorphicToOnes(descriptor: ResourceDescriptor): PolymorphicToOneDescriptor[] {
+  return descriptor.relationships.filter((r): r is PolymorphicToOneDescriptor => r.kind === 'polymorphicToOne');
+}
+
+/** The identifier a row's polymorphic to-one holds, or null. */
+export function polymorphicTarget(rel: PolymorphicToOneDescriptor, row: Readonly<Record<string, unknown>>): ResourceIdentifier | null {
+  const id = row[relationshipAlias(rel)];
+  const type = row[relationshipTypeAlias(rel)];
+  return id == null || typeof type !== 'string' ? null : { type, id: Number(id) };
 }
 
 /** `"id", "first_name" as "firstName", ...`: every public field of a row. */
@@ -35,6 +51,10 @@ export function selectList(descriptor: ResourceDescriptor): string {
     `"id"`,
     ...descriptor.attributes.map((a) => `${selectExpression(a)} as ${quoteIdent(a.name)}`),
     ...toOnes(descriptor).map((r) => `${quoteIdent(r.column)} as ${quoteIdent(relationshipAlias(r))}`),
+    ...polymorphicToOnes(descriptor).flatMap((r) => [
+      `${quoteIdent(r.typeColumn)} as ${quoteIdent(relationshipTypeAlias(r))}`,
+      `${quoteIdent(r.column)} as ${quoteIdent(relationshipAlias(r))}`,
+    ]),
   ].join(', ');
 }
 

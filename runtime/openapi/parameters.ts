@@ -78,7 +78,7 @@ function filters(outline: ResourceOutline, lookup: OutlineLookup, except?: strin
   const found: [string, JsonSchema][] = [...valueFilters('filter[id]', 'id', true)];
   for (const a of outline.attributes) if (a.filterable) found.push(...valueFilters(`filter[${a.name}]`, a.name, a.type !== 'array'));
   for (const r of outline.relationships) {
-    if (r.name === except) continue;
+    if (r.name === except || r.kind === 'polymorphicToOne') continue;
     found.push(...valueFilters(`filter[${r.name}][id]`, `${r.name}'s id`, false));
     if (r.kind !== 'toOne') continue;
     const target = lookup(r.target);
@@ -100,7 +100,7 @@ function sortParameter(outline: ResourceOutline): JsonSchema {
 }
 
 function includeParameter(outline: ResourceOutline): JsonSchema | undefined {
-  const toOne = outline.relationships.filter((r) => r.kind === 'toOne').map((r) => r.name);
+  const toOne = outline.relationships.filter((r) => r.kind !== 'toMany').map((r) => r.name);
   if (toOne.length === 0) return undefined;
   return query('include', TEXT, `Comma-separated to-one relationships whose resources to add as included, up to ${MAX_INCLUDE_DEPTH} levels (a.b): ${toOne.join(', ')}.`);
 }
@@ -118,9 +118,12 @@ function includableTypes(outline: ResourceOutline, lookup: OutlineLookup): Resou
     const next: ResourceOutline[] = [];
     for (const current of level) {
       for (const r of current.relationships) {
-        const target = r.kind === 'toOne' && !seen.has(r.target) ? lookup(r.target) : undefined;
-        if (target) next.push(target);
-        if (target) seen.set(target.type, target);
+        const types = r.kind === 'toOne' ? [r.target] : r.kind === 'polymorphicToOne' ? r.targets : [];
+        for (const type of types) {
+          const target = seen.has(type) ? undefined : lookup(type);
+          if (target) next.push(target);
+          if (target) seen.set(target.type, target);
+        }
       }
     }
     level = next;

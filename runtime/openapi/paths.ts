@@ -1,5 +1,5 @@
 import { resourceRoutes, routeShapeOf, type ResourceRoute } from '../engine/routes.js';
-import type { ActionDescriptor, RelationshipDescriptor } from '../model/descriptor.js';
+import type { ActionDescriptor, PolymorphicToOneDescriptor, RelationshipDescriptor } from '../model/descriptor.js';
 import { MEDIA_TYPE } from '../jsonapi/media-type.js';
 import { actionParameters, collectionParameters, singleReadParameters, writeParameters, type Parameters } from './parameters.js';
 import { parameterRef, responseRef, schemaNames, schemaRef } from './refs.js';
@@ -87,6 +87,7 @@ export interface PathContext {
 }
 
 function relatedOperation(resource: OpenApiResource, relationship: RelationshipDescriptor, context: PathContext): JsonSchema | undefined {
+  if (relationship.kind === 'polymorphicToOne') return polymorphicRelatedOperation(resource, relationship, context);
   const target = context.lookup(relationship.target);
   if (!target) return undefined;
   const common = {
@@ -112,6 +113,27 @@ function relatedOperation(resource: OpenApiResource, relationship: RelationshipD
     ...common,
     parameters: [parameterRef('Id'), ...collectionParameters(context.parameters, target, context.lookup, relationship.inverse)],
     responses: ok(`A page of ${target.collection} whose ${relationship.inverse} is this ${resource.type}.`, schemaRef(schemaNames.collection(target.type)), READ_ERRORS),
+  };
+}
+
+/** The record a polymorphic to-one names, of whichever of its target types it is. */
+function polymorphicRelatedOperation(resource: OpenApiResource, relationship: PolymorphicToOneDescriptor, context: PathContext): JsonSchema | undefined {
+  const targets = relationship.targets.flatMap((type) => context.lookup(type) ?? []);
+  if (targets.length === 0) return undefined;
+  const names = targets.map((t) => t.type).join(', ');
+  const schema = {
+    type: 'object',
+    required: ['data'],
+    properties: { data: { anyOf: [...targets.map((t) => schemaRef(schemaNames.resource(t.type))), { type: 'null' }] } },
+  };
+  return {
+    summary: `The ${relationship.name} of a ${resource.type}: one of ${names}`,
+    description: `Needs the read scope of the record's own type too.`,
+    operationId: `${resource.type}.related.${relationship.name}`,
+    tags: [resource.type],
+    security: security([`${resource.scope}.read`]),
+    parameters: [parameterRef('Id')],
+    responses: ok(`The ${relationship.name} (${names}), or data null when there is none.`, schema, READ_ERRORS),
   };
 }
 

@@ -1,5 +1,5 @@
 import { writeBodySchema } from '../engine/body-schema.js';
-import type { RelationshipDescriptor, ToOneDescriptor } from '../model/descriptor.js';
+import type { PolymorphicToOneDescriptor, RelationshipDescriptor, ToOneDescriptor } from '../model/descriptor.js';
 import { schemaNames, schemaRef } from './refs.js';
 import type { JsonSchema, OpenApiAttribute, OpenApiResource } from './shapes.js';
 
@@ -87,10 +87,11 @@ function identifier(target: string): JsonSchema {
 
 function relationshipSchema(relationship: RelationshipDescriptor): JsonSchema {
   if (relationship.kind === 'toMany') return schemaRef('ToManyRelationship');
+  const targets = relationship.kind === 'toOne' ? [relationship.target] : relationship.targets;
   return {
     type: 'object',
     required: ['data'],
-    properties: { data: { anyOf: [identifier(relationship.target), { type: 'null' }] } },
+    properties: { data: { anyOf: [...targets.map(identifier), { type: 'null' }] } },
   };
 }
 
@@ -130,12 +131,12 @@ function resourceObject(resource: OpenApiResource): JsonSchema {
  */
 function writeBody(resource: OpenApiResource, operation: 'create' | 'update'): JsonSchema {
   const relationships = resource.relationships.filter(
-    (r): r is ToOneDescriptor => r.kind === 'toOne' && (operation === 'create' ? r.writableOnCreate : r.writableOnUpdate),
+    (r): r is ToOneDescriptor | PolymorphicToOneDescriptor => r.kind !== 'toMany' && (operation === 'create' ? r.writableOnCreate : r.writableOnUpdate),
   );
   const body = writeBodySchema({
     operation,
     attributes: resource.attributes.filter((a) => !a.readOnly).map((a) => ({ name: a.name, schema: a.schema, required: a.required })),
-    relationships: relationships.map((r) => ({ name: r.name, target: r.target, required: r.required })),
+    relationships: relationships.map((r) => ({ name: r.name, target: r.kind === 'toOne' ? r.target : r.targets, required: r.required })),
   });
   const data = (body.properties as Record<string, JsonSchema>).data!;
   const { id, ...others } = data.properties as Record<string, JsonSchema>;

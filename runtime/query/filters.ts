@@ -1,5 +1,5 @@
 import { invalidQueryParameter } from '../jsonapi/index.js';
-import type { AttributeDescriptor, RelationshipDescriptor, ResourceDescriptor, ToOneDescriptor } from '../model/descriptor.js';
+import type { AttributeDescriptor, ResourceDescriptor, ToManyDescriptor, ToOneDescriptor } from '../model/descriptor.js';
 import { partitionPredicate, quoteIdent } from '../model/sql-text.js';
 import type { SqlParams } from './sql-builder.js';
 import { castOf, parseFilterValue, type TypedValue } from './values.js';
@@ -18,7 +18,7 @@ export type ValueCondition =
 
 export type FilterCondition =
   | { readonly on: 'attribute'; readonly attribute: AttributeDescriptor; readonly condition: ValueCondition }
-  | { readonly on: 'relationshipId'; readonly relationship: RelationshipDescriptor; readonly condition: ValueCondition }
+  | { readonly on: 'relationshipId'; readonly relationship: ToOneDescriptor | ToManyDescriptor; readonly condition: ValueCondition }
   | {
       readonly on: 'relationshipAttribute';
       /** The parameter as the client sent it: this filter reads the related resource. */
@@ -141,7 +141,7 @@ export function compileFilters(
       }
       // A to-many relationship matches when any related record has one of the ids.
       const target = tables(f.relationship.target);
-      const back = target.relationships.find((r) => r.name === (f.relationship as { inverse: string }).inverse) as ToOneDescriptor;
+      const back = target.relationships.find((r) => r.name === (f.relationship as ToManyDescriptor).inverse) as ToOneDescriptor;
       const inner = compileCondition('r."id"', ID_ATTRIBUTE, f.condition, params);
       return `exists (select 1 from ${quoteIdent(target.table)} r where r."org_id" = ${orgParam}${partitionPredicate(target, 'r')} and r.${quoteIdent(back.column)} = ${alias}."id" and ${inner})`;
     }

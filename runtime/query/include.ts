@@ -1,9 +1,12 @@
 import { invalidQueryParameter } from '../jsonapi/index.js';
-import type { ResourceDescriptor, ToOneDescriptor } from '../model/descriptor.js';
+import type { PolymorphicToOneDescriptor, ResourceDescriptor, ToOneDescriptor } from '../model/descriptor.js';
 
-/** include=a,b.c as a tree of to-one relationships, checked against the schema. */
+/**
+ * include=a,b.c as a tree of to-one relationships, checked against the schema. A polymorphic
+ * to-one gives one node per target type, each taking the rows whose relationship names that type.
+ */
 export interface IncludeNode {
-  readonly relationship: ToOneDescriptor;
+  readonly relationship: ToOneDescriptor | PolymorphicToOneDescriptor;
   readonly target: ResourceDescriptor;
   readonly children: IncludeNode[];
 }
@@ -24,8 +27,16 @@ export function parseInclude(descriptor: ResourceDescriptor, text: string | unde
       }
       const relationship = current.relationships.find((r) => r.name === name);
       if (!relationship) throw invalidQueryParameter('include', `${current.type} has no relationship ${name} (in include path ${path})`);
-      if (relationship.kind !== 'toOne') {
+      if (relationship.kind === 'toMany') {
         throw invalidQueryParameter('include', `${name} is a link-only relationship and cannot be included; follow its links.related`);
+      }
+      if (relationship.kind === 'polymorphicToOne') {
+        // Its records are of several types, so a path cannot name what lies beyond them.
+        if (depth < names.length - 1) throw invalidQueryParameter('include', `${name} names records of several types and must end its include path (${path})`);
+        for (const type of relationship.targets) {
+          if (!level.some((n) => n.relationship.name === name && n.target.type === type)) level.push({ relationship, target: descriptorOf(type)!, children: [] });
+        }
+        break;
       }
       const target = descriptorOf(relationship.target)!;
       let node = level.find((n) => n.relationship.name === name);

@@ -128,6 +128,8 @@ export function parseFilters(
       continue;
     }
     if (!relationship) throw notARelationship(descriptor, parameter, name, key);
+    // As in the reference, which says so of contentCategoryMembership.content.
+    if (relationship.kind === 'polymorphicToOne') throw invalidQueryParameter(parameter, `${name} names records of several types and cannot be used as a filter`);
     if (key === 'id') {
       conditions.push({ on: 'relationshipId', relationship, condition: valueCondition(raw, idAttribute()) });
       continue;

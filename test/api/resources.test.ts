@@ -98,7 +98,8 @@ describe.each(all.map((d) => [d.type, d] as const))('%s', (type, d) => {
   const forbiddenOnCreate = d.relationships.filter((r) => r.kind === 'toMany' || !r.writableOnCreate);
   it.runIf(d.operations.create && forbiddenOnCreate.length > 0)('refuses relationship writes it does not allow', async () => {
     for (const rel of forbiddenOnCreate) {
-      const data = rel.kind === 'toMany' ? [{ type: rel.target, id: 1 }] : { type: rel.target, id: 1 };
+      const target = rel.kind === 'polymorphicToOne' ? rel.targets[0] : rel.target;
+      const data = rel.kind === 'toMany' ? [{ type: target, id: 1 }] : { type: target, id: 1 };
       const response = await api.request('POST', `/api/v2/${d.collection}`, {
         body: { data: { type, relationships: { [rel.name]: { data } } } },
       });

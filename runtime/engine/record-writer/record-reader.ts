@@ -3,7 +3,7 @@
  * in the write's transaction.
  */
 import type { AttributeDescriptor, ResourceDescriptor } from '../../model/descriptor.js';
-import { relationshipAlias, toOnes } from '../../model/sql-text.js';
+import { polymorphicTarget, polymorphicToOnes, relationshipAlias, toOnes } from '../../model/sql-text.js';
 import type { RecordPresence, RecordReader } from '../behaviour.js';
 import type { Row } from '../render.js';
 import { existingTargets, selectRows } from '../set-statements.js';
@@ -64,9 +64,10 @@ async function webhookActions(set: SetWrite, type: string): Promise<readonly str
   return found === undefined || found === 'unknownType' ? undefined : GENERIC_WEBHOOK_ACTIONS;
 }
 
-/** A row with its to-one relationship ids under their names too, as behaviours speak. */
+/** A row with its to-one relationship ids (a polymorphic one's {type, id}) under their names too, as behaviours speak. */
 export function namedRow(descriptor: ResourceDescriptor, row: Row): Row {
   for (const rel of toOnes(descriptor)) row[rel.name] = row[relationshipAlias(rel)] ?? null;
+  for (const rel of polymorphicToOnes(descriptor)) row[rel.name] = polymorphicTarget(rel, row);
   return row;
 }
 

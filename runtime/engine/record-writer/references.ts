@@ -4,9 +4,11 @@
  * hooks run as for any update, so a client that keeps a copy by webhooks never keeps a reference
  * to a record that is gone. Set-based: the referring records of a set of deleted records are
  * found with one statement per reference and written as sets of updates, a chunk at a time.
+ * A polymorphic to-one (a membership's content) refers to the deleted type only where its type
+ * column names it, and is cleared whole: type and id.
  */
 import type { ResourceDescriptor } from '../../model/descriptor.js';
-import { relationshipAlias } from '../../model/sql-text.js';
+import { relationshipAlias, relationshipTypeAlias } from '../../model/sql-text.js';
 import { SERVICE_ACTOR } from '../behaviour.js';
 import { changesByName } from '../record-rules.js';
 import type { Reference, ResourceCatalog } from '../records.js';
@@ -35,7 +37,7 @@ async function clearIn(set: SetWrite, catalog: ResourceCatalog, references: read
   const targets = new Set(ids);
   const byType = new Map<string, Referring>();
   for (const reference of references) {
-    const found = await referringIds(set.tx, reference, set.orgId, ids);
+    const found = await referringIds(set.tx, reference, set.orgId, ids, deleted.type);
     // A record deleted in this same set (an account's parent, say) is not updated on its way out.
     const kept = reference.descriptor.type === deleted.type ? found.filter((id) => !targets.has(id)) : found;
     if (kept.length === 0) continue;
@@ -44,7 +46,7 @@ async function clearIn(set: SetWrite, catalog: ResourceCatalog, references: read
     for (const id of kept) referring.ids.add(id);
     byType.set(reference.descriptor.type, referring);
   }
-  for (const referring of byType.values()) await clearReferring(set, catalog, referring, ids);
+  for (const referring of byType.values()) await clearReferring(set, catalog, referring, deleted.type, ids);
 }
 
 /**
@@ -52,9 +54,9 @@ async function clearIn(set: SetWrite, catalog: ResourceCatalog, references: read
  * change: their updater stays). One that its resource refuses is cleared without an event
  * rather than block the delete.
  */
-async function clearReferring(set: SetWrite, catalog: ResourceCatalog, referring: Referring, targets: readonly number[]): Promise<void> {
+async function clearReferring(set: SetWrite, catalog: ResourceCatalog, referring: Referring, targetType: string, targets: readonly number[]): Promise<void> {
   const scope: WriteScope = { tx: set.tx, orgId: set.orgId, actor: SERVICE_ACTOR, catalog, isolated: true };
-  const operations = [...referring.ids].sort((a, b) => a - b).map((id) => clearingOperation(referring, id, new Set(targets)));
+  const operations = [...referring.ids].sort((a, b) => a - b).map((id) => clearingOperation(referring, id, targetType, new Set(targets)));
   const refused: number[] = [];
   for (let start = 0; start < operations.length; start += EFFECT_CHUNK) {
     const chunk = operations.slice(start, start + EFFECT_CHUNK);
@@ -64,7 +66,7 @@ async function clearReferring(set: SetWrite, catalog: ResourceCatalog, referring
     });
   }
   if (refused.length === 0) return;
-  for (const reference of referring.references) await clearReference(set.tx, reference, set.orgId, refused, targets);
+  for (const reference of referring.references) await clearReference(set.tx, reference, set.orgId, refused, targets, targetType);
 }
 
 /**
@@ -72,13 +74,16 @@ async function clearReferring(set: SetWrite, catalog: ResourceCatalog, referring
  * relationships that still point at a deleted record are cleared (another write may have
  * moved one elsewhere since it was found).
  */
-function clearingOperation(referring: Referring, id: number, targets: ReadonlySet<number>): UpdateOperation {
+function clearingOperation(referring: Referring, id: number, targetType: string, targets: ReadonlySet<number>): UpdateOperation {
+  const pointsAtDeleted = (current: Row, reference: Reference): boolean =>
+    targets.has(Number(current[relationshipAlias(reference.relationship)])) &&
+    (reference.relationship.kind === 'toOne' || current[relationshipTypeAlias(reference.relationship)] === targetType);
   return {
     kind: 'update',
     type: referring.descriptor.type,
     id,
     changes: (current: Row): UpdateChanges => {
-      const cleared = referring.references.filter((r) => targets.has(Number(current[relationshipAlias(r.relationship)])));
+      const cleared = referring.references.filter((r) => pointsAtDeleted(current, r));
       return changesByName(referring.descriptor, Object.fromEntries(cleared.map((r) => [r.relationship.name, null])));
     },
   };

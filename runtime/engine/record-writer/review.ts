@@ -25,8 +25,9 @@ export async function accepted(set: SetWrite, rules: RuleContext, prepared: read
 }
 
 /**
- * Each record's problems: relationships to records the org does not have (asked for the whole
- * set in one statement), then the resource's own check.
+ * Each record's problems: relationships (polymorphic ones too, which no foreign key guards) to
+ * records the org does not have (asked for the whole set in one statement), then the resource's
+ * own check.
  */
 async function problemsOf(set: SetWrite, rules: RuleContext, prepared: readonly Prepared[]): Promise<Map<number, FieldError[]>> {
   const problems = new Map<number, FieldError[]>();
@@ -38,6 +39,11 @@ async function problemsOf(set: SetWrite, rules: RuleContext, prepared: readonly 
     for (const [rel, id] of p.changes.relationships) {
       if (id !== null && set.catalog.has(rel.target) && !existing.has(`${rel.target}:${id}`)) {
         found.push({ pointer: `/data/relationships/${rel.name}`, detail: `${rel.name} refers to a ${rel.target} that does not exist` });
+      }
+    }
+    for (const [rel, target] of p.changes.polymorphic ?? []) {
+      if (target !== null && set.catalog.has(target.type) && !existing.has(`${target.type}:${target.id}`)) {
+        found.push({ pointer: `/data/relationships/${rel.name}/data`, detail: `${rel.name} refers to a ${target.type} that does not exist` });
       }
     }
     if (found.length === 0) found.push(...(await behaviourProblems(rules, p.changes, p.current, lookup)));
@@ -54,6 +60,11 @@ function targetsOf(set: SetWrite, prepared: readonly Prepared[]): Map<ResourceDe
       if (id === null || !set.catalog.has(rel.target)) continue;
       const target = set.catalog.entry(rel.target).descriptor;
       targets.set(target, (targets.get(target) ?? new Set()).add(id));
+    }
+    for (const named of p.changes?.polymorphic?.values() ?? []) {
+      if (named === null || !set.catalog.has(named.type)) continue;
+      const target = set.catalog.entry(named.type).descriptor;
+      targets.set(target, (targets.get(target) ?? new Set()).add(named.id));
     }
   }
   return targets;
@@ -91,6 +102,7 @@ function withReview(descriptor: ResourceDescriptor, behaviour: ResourceBehaviour
       ...p.changes,
       attributes: new Map([...p.changes.attributes, ...added.attributes]),
       relationships: new Map([...p.changes.relationships, ...added.relationships]),
+      polymorphic: new Map([...(p.changes.polymorphic ?? []), ...(added.polymorphic ?? [])]),
     },
   };
 }

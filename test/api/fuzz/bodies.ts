@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { ResourceDescriptor, ToOneDescriptor } from '../../../runtime/model/descriptor.js';
+import type { PolymorphicToOneDescriptor, ResourceDescriptor, ToOneDescriptor } from '../../../runtime/model/descriptor.js';
 import {
   defined,
   deepArray,
@@ -34,15 +34,16 @@ function attributesArbitrary(d: ResourceDescriptor, h: Hostility, samplesOf: Sam
   return fc.tuple(fc.tuple(...entries), unknown).map(([list, extra]) => Object.fromEntries(defined([...list, extra])));
 }
 
-function linkageArbitrary(rel: ToOneDescriptor, h: Hostility): fc.Arbitrary<unknown> {
+function linkageArbitrary(rel: ToOneDescriptor | PolymorphicToOneDescriptor, h: Hostility): fc.Arbitrary<unknown> {
+  const target = rel.kind === 'toOne' ? fc.constant(rel.target) : fc.constantFrom(...rel.targets);
   const plausible = fc.oneof(
-    { weight: 6, arbitrary: plausibleIdValue.map((id) => ({ data: { type: rel.target, id } })) },
+    { weight: 6, arbitrary: fc.tuple(target, plausibleIdValue).map(([type, id]) => ({ data: { type, id } })) },
     { weight: 1, arbitrary: fc.constant({ data: null }) },
   );
   const hostile = fc.oneof(
-    { weight: 4, arbitrary: hostileId.map((id) => ({ data: { type: rel.target, id } })) },
+    { weight: 4, arbitrary: fc.tuple(target, hostileId).map(([type, id]) => ({ data: { type, id } })) },
     { weight: 1, arbitrary: fc.tuple(fc.constantFrom('prospect', 'nope', ''), plausibleIdValue).map(([type, id]) => ({ data: { type, id } })) },
-    { weight: 1, arbitrary: fc.tuple(plausibleIdValue, hostileJson).map(([id, meta]) => ({ data: { type: rel.target, id, meta }, meta })) },
+    { weight: 1, arbitrary: fc.tuple(target, plausibleIdValue, hostileJson).map(([type, id, meta]) => ({ data: { type, id, meta }, meta })) },
     { weight: 1, arbitrary: hostileJson.map((data) => ({ data })) },
     { weight: 1, arbitrary: hostileJson },
   );

@@ -1,0 +1,5 @@
+-- A content category membership names its content (a sequence, snippet or template): the polymorphic to-one's type and id columns, kept whole by a check, and the index deletes find referrers by.
+ALTER TABLE "content_category_memberships" ADD COLUMN "content_type" text;--> statement-breakpoint
+ALTER TABLE "content_category_memberships" ADD COLUMN "content_id" bigint;--> statement-breakpoint
+CREATE INDEX "content_category_memberships_content_idx" ON "content_category_memberships" USING btree ("org_id","content_type","content_id","id");--> statement-breakpoint
+ALTER TABLE "content_category_memberships" ADD CONSTRAINT "content_category_memberships_content_check" CHECK (("content_category_memberships"."content_type" is null and "content_category_memberships"."content_id" is null) or ("content_category_memberships"."content_type" in ('sequence', 'snippet', 'template') and "content_category_memberships"."content_id" is not null));
