@@ -27,6 +27,7 @@ export const EXEMPT_TABLES: Readonly<Record<string, string>> = {
   call_dispositions: "the org's call outcomes, by name",
   call_purposes: "the org's call purposes, by name",
   content_categories: "the org's content categories: a name and a colour",
+  content_category_memberships: 'a content category holding a sequence, snippet or template: the type and id of that content',
   custom_object_definitions: "the org's custom object types: names of fields and relationships; the records' values are in custom_object_records, which are scrubbed",
   duties: "the org's duties: a type and a name",
   opportunity_stages: "the org's opportunity stages: a name and a colour",
