@@ -5,7 +5,7 @@ import { loadTrackingSecret } from '../../runtime/db/settings.js';
 import { SERVICE_ACTOR } from '../../runtime/engine/index.js';
 import { createTrackingSigner, trackingTransform, TRANSPARENT_GIF, type TrackingSigner } from '../../runtime/mail/tracking/index.js';
 import { standardRecordWriter } from '../../runtime/behaviours/standard-writer.js';
-import { orgScopedTransaction } from '../../runtime/tenancy/index.js';
+import { orgScopedTransaction, retryingOnConflict } from '../../runtime/tenancy/index.js';
 import type { StartedWorker } from '../../runtime/worker.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { attributesOf, create, eventsOf, freshOrg, startTestWorker, type OrgClient } from '../helpers/bulk-actions.js';
@@ -76,10 +76,15 @@ async function deliveredMailing(org: OrgClient, prospect: number): Promise<numbe
     { subject: 'Hello', bodyHtml: html, state: 'scheduled', trackOpens: true, trackLinks: true },
     { prospect: { type: 'prospect', id: prospect } },
   );
-  await orgScopedTransaction(api.sql, org.orgId, async (tx) => {
-    const effects = writer.effects({ tx, orgId: org.orgId, actor: SERVICE_ACTOR });
-    await effects.write([effects.update('mailing', id, { state: 'delivered', deliveredAt: effects.now.toISOString() }, 'delivered')]);
-  });
+  // The worker's sender may take up the scheduled mailing at the same moment, and the two writes
+  // can meet in opposite orders (mailing, prospect); as the API and jobs do, a transaction that
+  // PostgreSQL aborted to break a deadlock is run again.
+  await retryingOnConflict(() =>
+    orgScopedTransaction(api.sql, org.orgId, async (tx) => {
+      const effects = writer.effects({ tx, orgId: org.orgId, actor: SERVICE_ACTOR });
+      await effects.write([effects.update('mailing', id, { state: 'delivered', deliveredAt: effects.now.toISOString() }, 'delivered')]);
+    }),
+  );
   return id;
 }
 
