@@ -1,7 +1,7 @@
 import type { WriteEffects, WrittenRecord } from '../engine/index.js';
 import { Tallies, type CountedType } from './counters.js';
 import { countedOutcomes, usesTemplate } from './mailing-outcomes.js';
-import { firstReaches, type Reach } from './prospects-reached.js';
+import { firstReaches, reachOf } from './prospects-reached.js';
 import { CONTACTED, REPLIED } from './reach-kinds.js';
 
 /**
@@ -36,12 +36,6 @@ export async function countMailings(written: readonly WrittenRecord[], effects: 
   for (const [sequence, n] of await firstReaches(effects.records, 'mailing', reachedBy('replyCount'), REPLIED))
     tallies.add('sequence', sequence, 'numRepliedProspects', n);
   await effects.writeInChunks(tallies.updates());
-}
-
-function reachOf(w: WrittenRecord): Reach[] {
-  const sequence = Number(w.row.sequence);
-  const prospect = Number(w.row.prospect);
-  return sequence > 0 && prospect > 0 ? [{ sequence, prospect, id: Number(w.row.id) }] : [];
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { RecordReader } from '../engine/index.js';
+import type { RecordReader, WrittenRecord } from '../engine/index.js';
 
 /** A prospect a sequence reached by one record: a mailing delivered or replied to, a call. */
 export interface Reach {
@@ -6,6 +6,13 @@ export interface Reach {
   readonly prospect: number;
   /** The record (of the type given to firstReaches) that reached them, left out when looking for earlier ones. */
   readonly id: number;
+}
+
+/** The reach of a written mailing or call: none when it names no sequence or no prospect. */
+export function reachOf(w: WrittenRecord): Reach[] {
+  const sequence = Number(w.row.sequence);
+  const prospect = Number(w.row.prospect);
+  return sequence > 0 && prospect > 0 ? [{ sequence, prospect, id: Number(w.row.id) }] : [];
 }
 
 /** How a kind of reach is recognised among a sequence's earlier records. */

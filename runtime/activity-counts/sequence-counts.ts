@@ -1,6 +1,6 @@
 import type { WriteEffects, WrittenRecord } from '../engine/index.js';
 import { Tallies } from './counters.js';
-import { firstReaches, type Reach } from './prospects-reached.js';
+import { firstReaches, reachOf } from './prospects-reached.js';
 import { CONTACTED } from './reach-kinds.js';
 
 /** A sequence's sequenceStepCount follows its steps: made, deleted, or moved to another sequence. */
@@ -26,11 +26,7 @@ export async function stampEnrolments(written: readonly WrittenRecord[], effects
 
 /** A call logged in a sequence contacts its prospect (numContactedProspects), once per prospect. */
 export async function countCalls(written: readonly WrittenRecord[], effects: WriteEffects): Promise<void> {
-  const reaches: Reach[] = written.flatMap((w) => {
-    const sequence = Number(w.row.sequence);
-    const prospect = Number(w.row.prospect);
-    return w.kind === 'create' && sequence > 0 && prospect > 0 ? [{ sequence, prospect, id: Number(w.row.id) }] : [];
-  });
+  const reaches = written.flatMap((w) => (w.kind === 'create' ? reachOf(w) : []));
   const tallies = new Tallies();
   for (const [sequence, n] of await firstReaches(effects.records, 'call', reaches, CONTACTED)) tallies.add('sequence', sequence, 'numContactedProspects', n);
   await effects.writeInChunks(tallies.updates());
