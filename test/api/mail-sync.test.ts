@@ -126,9 +126,11 @@ async function deliver(f: Fixture, headers: Record<string, string>): Promise<voi
 /** Until no job of `task` is left to run or running. */
 async function settled(task: string): Promise<void> {
   await until(`${task} jobs to have run`, async () => {
+    // A locked job is running whatever its attempts: graphile-worker sets a running job's attempts
+    // to max_attempts when a new job takes over its key, so that it is not retried.
     const [row] = await api.sql<{ n: number }[]>`
       select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
-       where t.identifier = ${task} and (j.run_at <= now() or j.locked_at is not null) and j.attempts < j.max_attempts`;
+       where t.identifier = ${task} and (j.locked_at is not null or (j.run_at <= now() and j.attempts < j.max_attempts))`;
     return row!.n === 0 ? true : undefined;
   });
 }

@@ -61,9 +61,11 @@ export async function pendingSteps(api: TestApi): Promise<Map<number, string[]>>
 /** Until no step runner job is left to run or running (the worker is done with what is due). */
 export async function stepsSettled(api: TestApi): Promise<void> {
   await until('due step runners to have run', async () => {
+    // A locked job is running whatever its attempts: graphile-worker sets a running job's attempts
+    // to max_attempts when a new job takes over its key, so that it is not retried.
     const [row] = await api.sql<{ n: number }[]>`
       select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id
-       where t.identifier in (${STEP_RUNNER_TASK}, ${LEGACY_STEP_TASK}) and (j.run_at <= now() or j.locked_at is not null) and j.attempts < j.max_attempts`;
+       where t.identifier in (${STEP_RUNNER_TASK}, ${LEGACY_STEP_TASK}) and (j.locked_at is not null or (j.run_at <= now() and j.attempts < j.max_attempts))`;
     return row!.n === 0 ? true : undefined;
   });
 }
