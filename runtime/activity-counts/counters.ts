@@ -61,6 +61,20 @@ export class Tallies {
     if (tally) tally.usedAt = at;
   }
 
+  /** Adds another set's tallies to these (the later use stamp wins). */
+  merge(other: Tallies): void {
+    for (const [type, tallies] of other.byType) {
+      for (const [id, tally] of tallies) {
+        for (const [counter, n] of tally.added) this.add(type, id, counter, n);
+        if (tally.usedAt !== undefined) this.used(type, id, tally.usedAt);
+      }
+    }
+  }
+
+  get empty(): boolean {
+    return [...this.byType.values()].every((tallies) => tallies.size === 0);
+  }
+
   /**
    * One update per record, each adding to the record as the writer locked it. Always in the one
    * order of COUNTED_TYPES and then ids, so two sets counting the same records lock them in the

@@ -1,4 +1,5 @@
-import type { Behaviours, ResourceBehaviour, WriteEffects, WrittenRecord } from '../engine/index.js';
+import type { Behaviours, ResourceBehaviour } from '../engine/index.js';
+import { countAtCommit, type CountingHook } from './at-commit.js';
 import { COUNTED_TYPES, COUNTERS_OF } from './counters.js';
 import { countMailings } from './mailing-counts.js';
 import { countCalls, countSteps, stampEnrolments } from './sequence-counts.js';
@@ -9,9 +10,10 @@ import { countCalls, countSteps, stampEnrolments } from './sequence-counts.js';
  * failed or opted out; a sequence's prospects contacted and replied, its steps, when it and
  * a template were last used. They are kept by the writes that change them, as behaviour of the
  * standard resources, so every path follows: the step runner, the set sender, the tracking
- * fold, mailbox sync, unsubscribes, clients' writes and bulk jobs.
+ * fold, mailbox sync, unsubscribes, clients' writes and bulk jobs. They are counted as the
+ * transaction's last work (at-commit.ts), all its counts written together (tally-writes.ts).
  */
-const countingHooks: ReadonlyMap<string, (written: readonly WrittenRecord[], effects: WriteEffects) => Promise<void>> = new Map([
+const countingHooks: ReadonlyMap<string, CountingHook> = new Map([
   ['mailing', countMailings],
   ['call', countCalls],
   ['sequenceStep', countSteps],
@@ -27,7 +29,9 @@ export function withActivityCounts(behaviours: Behaviours): Behaviours {
       ...own,
       async afterWrite(written, effects) {
         await own?.afterWrite?.(written, effects);
-        await hook(written, effects);
+        // At the end of the transaction, where the locks counting takes on shared rows (the
+        // sequence's, its prospects' serialization) are held only until the commit that follows.
+        await countAtCommit(hook, written, effects);
       },
     });
   }

@@ -1,4 +1,5 @@
 import type { WriteEffects, WrittenRecord } from '../engine/index.js';
+import { writeTallies } from './tally-writes.js';
 import { Tallies, type CountedType } from './counters.js';
 import { countedOutcomes, usesTemplate } from './mailing-outcomes.js';
 import { firstReaches, reachOf } from './prospects-reached.js';
@@ -35,7 +36,7 @@ export async function countMailings(written: readonly WrittenRecord[], effects: 
     tallies.add('sequence', sequence, 'numContactedProspects', n);
   for (const [sequence, n] of await firstReaches(effects.records, 'mailing', reachedBy('replyCount'), REPLIED))
     tallies.add('sequence', sequence, 'numRepliedProspects', n);
-  await effects.writeInChunks(tallies.updates());
+  await writeTallies(effects, tallies);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { WriteEffects, WrittenRecord } from '../engine/index.js';
+import { writeTallies } from './tally-writes.js';
 import { Tallies } from './counters.js';
 import { firstReaches, reachOf } from './prospects-reached.js';
 import { CONTACTED } from './reach-kinds.js';
@@ -14,14 +15,14 @@ export async function countSteps(written: readonly WrittenRecord[], effects: Wri
       tallies.add('sequence', w.row.sequence, 'sequenceStepCount', 1);
     }
   }
-  await effects.writeInChunks(tallies.updates());
+  await writeTallies(effects, tallies);
 }
 
 /** A sequence is used when a prospect is added to it: its lastUsedAt is the latest enrolment. */
 export async function stampEnrolments(written: readonly WrittenRecord[], effects: WriteEffects): Promise<void> {
   const tallies = new Tallies();
   for (const w of written) if (w.kind === 'create') tallies.used('sequence', w.row.sequence, effects.now.toISOString());
-  await effects.writeInChunks(tallies.updates());
+  await writeTallies(effects, tallies);
 }
 
 /** A call logged in a sequence contacts its prospect (numContactedProspects), once per prospect. */
@@ -29,5 +30,5 @@ export async function countCalls(written: readonly WrittenRecord[], effects: Wri
   const reaches = written.flatMap((w) => (w.kind === 'create' ? reachOf(w) : []));
   const tallies = new Tallies();
   for (const [sequence, n] of await firstReaches(effects.records, 'call', reaches, CONTACTED)) tallies.add('sequence', sequence, 'numContactedProspects', n);
-  await effects.writeInChunks(tallies.updates());
+  await writeTallies(effects, tallies);
 }

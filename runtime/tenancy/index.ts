@@ -1,5 +1,6 @@
 import type postgres from 'postgres';
 import { isStaleTokenError, StaleToken, type TokenRecheck } from '../auth/index.js';
+import { closeBeforeCommit, openBeforeCommit, runBeforeCommit } from './before-commit.js';
 
 /** The role API transactions run as: it owns nothing, so row-level security always applies. */
 export const API_ROLE = 'cadence_app';
@@ -43,6 +44,8 @@ export interface OrgTransactionOptions {
  * setting unset the policies match no row. Switching to the API role makes the policies apply
  * even when the connection's own user owns the tables or is a superuser.
  *
+ * What `work` defers with deferToCommit (before-commit.ts) runs after it, before COMMIT.
+ *
  * BEGIN and the settings go out as one message without waiting for the answer, so the first
  * query of `work` follows in the same round trip: a request costs the round trips of its own
  * queries plus one for COMMIT, not three more. A cached token's recheck rides in that message
@@ -64,17 +67,21 @@ export async function orgScopedTransaction<T>(sql: postgres.Sql, orgId: number, 
     (error: unknown) => error ?? new Error('the transaction could not be opened'),
   );
   let result: T;
+  openBeforeCommit(connection);
   try {
     result = await work(connection);
+    await runBeforeCommit(connection);
     const failed = await opened;
     // eslint-disable-next-line @typescript-eslint/only-throw-error -- the opening statement's own rejection, passed on as it came
     if (failed) throw failed;
   } catch (error) {
     const failed = await opened;
     await endTransaction(connection, 'rollback');
+    closeBeforeCommit(connection);
     if (isStaleTokenError(failed)) throw new StaleToken();
     throw error;
   }
+  closeBeforeCommit(connection);
   recheck?.passed();
   if (options.readOnly) {
     // The answer goes out now; COMMIT's round trip overlaps with sending it.
@@ -103,3 +110,4 @@ async function endTransaction(connection: postgres.ReservedSql, statement: 'comm
   }
 }
 export { isTransientConflict, retryingOnConflict } from './retry.js';
+export { deferToCommit } from './before-commit.js';
