@@ -29,8 +29,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const jobsKeyed = (key: string) =>
-  observer<{ payload: unknown; run_at: Date }[]>`select payload, run_at from graphile_worker._private_jobs where key = ${key}`;
+const jobsKeyed = (key: string) => observer<{ payload: unknown; run_at: Date }[]>`select payload, run_at from graphile_worker._private_jobs where key = ${key}`;
 
 describe('keyed jobs in an org-scoped transaction', () => {
   it('are added at its end, merged as one enqueue after another would leave them: another transaction adding the key meanwhile does not wait', async () => {
