@@ -27,6 +27,7 @@ import type postgres from 'postgres';
 
 const USAGE = `usage:
   cadence help, --help, -h          this text (--help also after any command)
+  cadence --version, -v             the version of Cadence, from package.json
   cadence serve                     run the API (and a worker process it supervises)
   cadence worker                    run background workers only
   cadence migrate                   apply database migrations
@@ -48,6 +49,12 @@ const USAGE = `usage:
   cadence mail show ID --org ID                one of them, with its whole MIME text`;
 
 class UsageError extends Error {}
+
+/** The version in the package.json beside runtime/ (the one release notes in CHANGELOG.md name). */
+async function cadenceVersion(): Promise<string> {
+  const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
+}
 
 function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -176,6 +183,7 @@ function parseCommandLine(argv: string[]) {
       allowPositionals: true,
       options: {
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
         name: { type: 'string' },
         'admin-email': { type: 'string' },
         org: { type: 'string' },
@@ -210,8 +218,12 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
   const { values, positionals } = parseCommandLine(argv);
   // Asked for, help goes to standard output and is no failure; before the configuration is read,
   // so that it works whatever the environment holds.
-  if (values.help || positionals.length === 0 || positionals[0] === 'help') {
+  if (values.help || (positionals.length === 0 && !values.version) || positionals[0] === 'help') {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (values.version) {
+    process.stdout.write(`${await cadenceVersion()}\n`);
     return;
   }
   const config = readConfig(env);

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { runCadence } from '../../helpers/cli.js';
 
@@ -5,6 +6,13 @@ import { runCadence } from '../../helpers/cli.js';
 const NO_DATABASE = 'postgres://cadence@127.0.0.1:1/none';
 
 describe('cadence with no command, help or a wrong command', () => {
+  for (const flag of ['--version', '-v']) {
+    it(`\`cadence ${flag}\` prints the version of package.json and exits 0`, async () => {
+      const { version } = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+      expect(await runCadence(NO_DATABASE, [flag])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    });
+  }
+
   for (const args of [['--help'], ['-h'], ['help'], [], ['token', 'create', '--help']]) {
     it(`\`cadence ${args.join(' ')}\` prints the usage and exits 0`, async () => {
       const result = await runCadence(NO_DATABASE, args);
