@@ -1,5 +1,5 @@
 import type { WriteEffects, WrittenRecord } from '../engine/index.js';
-import { deferToCommit, type Transaction } from '../tenancy/index.js';
+import { gatherToCommit } from '../tenancy/index.js';
 
 export type CountingHook = (written: readonly WrittenRecord[], effects: WriteEffects) => Promise<void>;
 
@@ -10,21 +10,13 @@ export type CountingHook = (written: readonly WrittenRecord[], effects: WriteEff
  * told apart from an earlier reach by the hook seeing both as its own. Where nothing can be
  * deferred, the hook runs now on this write.
  */
-const pending = new WeakMap<Transaction, Map<CountingHook, WrittenRecord[]>>();
-
 export async function countAtCommit(hook: CountingHook, written: readonly WrittenRecord[], effects: WriteEffects): Promise<void> {
-  const waiting = pending.get(effects.tx)?.get(hook);
-  if (waiting) {
-    waiting.push(...written);
-    return;
-  }
-  const all = [...written];
-  const deferred = deferToCommit(effects.tx, async () => {
-    pending.get(effects.tx)?.delete(hook);
-    await hook(all, effects);
-  });
-  if (!deferred) return hook(written, effects);
-  const hooks = pending.get(effects.tx) ?? new Map<CountingHook, WrittenRecord[]>();
-  pending.set(effects.tx, hooks);
-  hooks.set(hook, all);
+  const gathered = gatherToCommit(
+    effects.tx,
+    hook,
+    (): WrittenRecord[] => [],
+    (all) => hook(all, effects),
+  );
+  if (gathered) gathered.push(...written);
+  else await hook(written, effects);
 }

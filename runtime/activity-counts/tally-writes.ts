@@ -1,6 +1,9 @@
 import type { WriteEffects } from '../engine/index.js';
-import { deferToCommit, type Transaction } from '../tenancy/index.js';
+import { gatherToCommit } from '../tenancy/index.js';
 import { Tallies } from './counters.js';
+
+/** The key the transaction's tallies are gathered under. */
+const TALLIES = Symbol('activity tallies');
 
 /**
  * Writes tallies to their records at the end of the transaction (tenancy/before-commit.ts), all
@@ -9,19 +12,14 @@ import { Tallies } from './counters.js';
  * counted them, each set would hold those rows locked for the rest of its transaction, and the
  * sets of one sequence would run one after another. Where nothing can be deferred, now.
  */
-const pending = new WeakMap<Transaction, Tallies>();
-
 export async function writeTallies(effects: WriteEffects, tallies: Tallies): Promise<void> {
   if (tallies.empty) return;
-  const waiting = pending.get(effects.tx);
-  if (waiting) {
-    waiting.merge(tallies);
-    return;
-  }
-  const deferred = deferToCommit(effects.tx, async () => {
-    pending.delete(effects.tx);
-    await effects.writeInChunks(tallies.updates());
-  });
-  if (deferred) pending.set(effects.tx, tallies);
+  const gathered = gatherToCommit(
+    effects.tx,
+    TALLIES,
+    () => new Tallies(),
+    (all) => effects.writeInChunks(all.updates()),
+  );
+  if (gathered) gathered.merge(tallies);
   else await effects.writeInChunks(tallies.updates());
 }

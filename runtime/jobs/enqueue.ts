@@ -1,4 +1,4 @@
-import { deferToCommit, type Transaction } from '../tenancy/index.js';
+import { gatherToCommit, type Transaction } from '../tenancy/index.js';
 
 export interface JobOptions {
   /** graphile-worker's own retries, for crashes; task-level retry policies live in the task. */
@@ -44,41 +44,37 @@ export interface JobSpec extends JobOptions {
  * wrapper of migrations 0014, 0020 and 0028), in the caller's transaction. Set writes use it for their
  * webhook deliveries and follow-up jobs; an empty list costs nothing. Jobs that preserve their
  * run-at go through the wrapper of migration 0029_tracking_hits, with a statement of their own.
- * Keyed jobs are added at the end of an org-scoped transaction (deferKeyed below).
+ * Keyed jobs are added at the end of an org-scoped transaction (KEYED_JOBS below).
  */
 export async function enqueueJobs(tx: Transaction, jobs: readonly JobSpec[]): Promise<void> {
   const keyed = jobs.filter((j) => j.jobKey !== undefined);
-  await addNow(tx, keyed.length && deferKeyed(tx, keyed) ? jobs.filter((j) => j.jobKey === undefined) : jobs);
+  const gathered =
+    keyed.length > 0
+      ? gatherToCommit(
+          tx,
+          KEYED_JOBS,
+          (): JobSpec[] => [],
+          (all) => addNow(tx, mergedByKey(all)),
+          { last: true },
+        )
+      : undefined;
+  if (!gathered) return addNow(tx, jobs);
+  gathered.push(...keyed);
+  await addNow(
+    tx,
+    jobs.filter((j) => j.jobKey === undefined),
+  );
 }
 
 /**
  * A keyed job is one row that every transaction enqueuing it upserts: the org's sender for a
  * due second, its step runner for a due instant, a fold. The upsert locks the row until the
- * transaction ends, so keyed jobs are added last (before-commit.ts, after the other deferred
- * work, which may enqueue more), all the transaction's
- * at once, in key order (two transactions adding the same keys take them in one order): sets
- * running beside each other wait on each other for their last statement only.
+ * transaction ends, so keyed jobs are added last (tenancy/before-commit.ts, after the other
+ * deferred work, which may enqueue more), all the transaction's at once, in key order (two
+ * transactions adding the same keys take them in one order): sets running beside each other
+ * wait on each other for their last statement only.
  */
-const deferredKeyed = new WeakMap<Transaction, JobSpec[]>();
-
-function deferKeyed(tx: Transaction, jobs: readonly JobSpec[]): boolean {
-  const waiting = deferredKeyed.get(tx);
-  if (waiting) {
-    waiting.push(...jobs);
-    return true;
-  }
-  const list = [...jobs];
-  const deferred = deferToCommit(
-    tx,
-    async () => {
-      deferredKeyed.delete(tx);
-      await addNow(tx, mergedByKey(list));
-    },
-    { last: true },
-  );
-  if (deferred) deferredKeyed.set(tx, list);
-  return deferred;
-}
+const KEYED_JOBS = Symbol('keyed jobs');
 
 /**
  * One spec per key, in key order. graphile-worker's add_jobs takes a key once per call, so the

@@ -44,7 +44,7 @@ export interface OrgTransactionOptions {
  * setting unset the policies match no row. Switching to the API role makes the policies apply
  * even when the connection's own user owns the tables or is a superuser.
  *
- * What `work` defers with deferToCommit (before-commit.ts) runs after it, before COMMIT.
+ * What `work` gathers to commit (before-commit.ts) is written after it, before COMMIT.
  *
  * BEGIN and the settings go out as one message without waiting for the answer, so the first
  * query of `work` follows in the same round trip: a request costs the round trips of its own
@@ -110,4 +110,4 @@ async function endTransaction(connection: postgres.ReservedSql, statement: 'comm
   }
 }
 export { isTransientConflict, retryingOnConflict } from './retry.js';
-export { deferToCommit } from './before-commit.js';
+export { gatherToCommit, withoutDeferral } from './before-commit.js';

@@ -4,7 +4,7 @@
  * savepoints so that it is refused alone.
  */
 import type { ResourceDescriptor } from '../../model/descriptor.js';
-import type { Transaction } from '../../tenancy/index.js';
+import { withoutDeferral, type Transaction } from '../../tenancy/index.js';
 import { apiErrorOfWrite } from '../database-errors.js';
 import { columnValuesOf, type ColumnValue } from '../record-rules.js';
 import type { Row } from '../render.js';
@@ -45,7 +45,7 @@ export async function applyIsolated(set: SetWrite, descriptor: ResourceDescripto
 async function underSavepoint<T>(tx: Transaction, work: () => Promise<T>): Promise<T> {
   await tx.unsafe('savepoint record_set');
   try {
-    const result = await work();
+    const result = await withoutDeferral(tx, work);
     await tx.unsafe('release savepoint record_set');
     return result;
   } catch (error) {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrg } from '../../../runtime/admin/index.js';
 import { connectDatabase } from '../../../runtime/db/client.js';
 import { enqueueJobs } from '../../../runtime/jobs/enqueue.js';
-import { orgScopedTransaction } from '../../../runtime/tenancy/index.js';
+import { orgScopedTransaction, withoutDeferral } from '../../../runtime/tenancy/index.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
 
 /**
@@ -60,6 +60,16 @@ describe('keyed jobs in an org-scoped transaction', () => {
         throw new Error('the set failed');
       }),
     ).rejects.toThrow('the set failed');
+    expect(await jobsKeyed(key)).toEqual([]);
+  });
+
+  it('under a savepoint are added at once, so that rolling back to it takes them back', async () => {
+    const key = `test_savepoint:${orgId}`;
+    await orgScopedTransaction(sql, orgId, async (tx) => {
+      await tx.unsafe('savepoint attempt');
+      await withoutDeferral(tx, () => enqueueJobs(tx, [{ task: 'test_savepoint', payload: {}, jobKey: key }]));
+      await tx.unsafe('rollback to savepoint attempt');
+    });
     expect(await jobsKeyed(key)).toEqual([]);
   });
 
