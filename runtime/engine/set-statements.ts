@@ -184,9 +184,13 @@ export async function selectRows(
   if (where.some((w) => w.values.length === 0)) return [];
   const params: unknown[] = [orgId];
   const conditions = where.map((w) => {
-    params.push({ values: w.values });
-    // The values travel as one JSON array, cast to the column's own type by PostgreSQL.
-    return `${quoteIdent(w.column)} = any(array(select jsonb_array_elements_text($${params.length}::jsonb->'values'))::${w.cast}[])`;
+    // The values travel as one text array, cast to the column's own type by PostgreSQL. An
+    // array parameter, not a subquery over a JSON one: `= any(<parameter>)` is a leakproof
+    // comparison, which row-level security lets the planner use as an index condition. A
+    // subquery is not, so PostgreSQL applied it as a filter after the policy's, and a read of
+    // 500 states by id read every row of the org (246 ms per read in the bench, against 4 ms).
+    params.push(w.values.map((v) => (v == null ? null : String(v))));
+    return `${quoteIdent(w.column)} = any($${params.length}::text[]::${w.cast}[])`;
   });
   return tx.unsafe<Row[]>(
     `select ${selectList(descriptor)} from ${quoteIdent(descriptor.table)}
