@@ -70,17 +70,17 @@ export async function enqueueJobs(tx: Transaction, jobs: readonly JobSpec[]): Pr
  * A keyed job is one row that every transaction enqueuing it upserts: the org's sender for a
  * due second, its step runner for a due instant, a fold. The upsert locks the row until the
  * transaction ends, so keyed jobs are added last (tenancy/before-commit.ts, after the other
- * deferred work, which may enqueue more), all the transaction's at once, in key order (two
- * transactions adding the same keys take them in one order): sets running beside each other
- * wait on each other for their last statement only.
+ * deferred work, which may enqueue more), all the transaction's at once: sets running beside
+ * each other wait on each other for their last statement only.
  */
 const KEYED_JOBS = Symbol('keyed jobs');
 
 /**
- * One spec per key, in key order. graphile-worker's add_jobs takes a key once per call, so the
- * specs of one key are merged as adding them one after another would: the later replaces the
- * earlier, batch items (array payloads) add up, and a job that preserves its run-at keeps the
- * first one's.
+ * One spec per key, in the order the keys were first enqueued (jobs of one priority run in
+ * the order they were added: a batch's chunks in item order). graphile-worker's add_jobs takes
+ * a key once per call, so the specs of one key are merged as adding them one after another
+ * would: the later replaces the earlier, batch items (array payloads) add up, and a job that
+ * preserves its run-at keeps the first one's.
  */
 export function mergedByKey(jobs: readonly JobSpec[]): JobSpec[] {
   const byKey = new Map<string, JobSpec>();
@@ -88,7 +88,7 @@ export function mergedByKey(jobs: readonly JobSpec[]): JobSpec[] {
     const earlier = byKey.get(job.jobKey!);
     byKey.set(job.jobKey!, earlier ? merged(earlier, job) : job);
   }
-  return [...byKey.keys()].sort().map((key) => byKey.get(key)!);
+  return [...byKey.values()];
 }
 
 function merged(earlier: JobSpec, later: JobSpec): JobSpec {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { until } from '../helpers/wait.js';
-import { WorkerProcesses } from '../helpers/worker-processes.js';
+import { FAST_LIVENESS, WorkerProcesses } from '../helpers/worker-processes.js';
 
 /**
  * A 20,000-record bulk upsert written by real `cadence worker` processes, two of which are
@@ -11,6 +11,11 @@ import { WorkerProcesses } from '../helpers/worker-processes.js';
  */
 
 const RECORDS = 20_000;
+/**
+ * One chunk at a time per worker: a worker is then almost always holding a chunk, so there is
+ * one to kill however fast chunks run (with two each, the batch could finish between two looks).
+ */
+const ONE_SLOT = { ...FAST_LIVENESS, WORKER_CONCURRENCY: '1' };
 
 let api: TestApi;
 const workers = new WorkerProcesses(() => api.databaseUrl);
@@ -71,12 +76,12 @@ it('workers SIGKILLed twice during a 20,000-record upsert: every record applied 
   expect(response.body.data.attributes).toMatchObject({ state: 'pending', total: RECORDS, pending: RECORDS });
 
   const started = performance.now();
-  await workers.start();
-  await workers.start();
+  await workers.start(ONE_SLOT);
+  await workers.start(ONE_SLOT);
   const first = await killMidBatch(batchId, 1);
-  await workers.start();
-  const second = await killMidBatch(batchId, first.done + 1000);
-  await workers.start();
+  await workers.start(ONE_SLOT);
+  const second = await killMidBatch(batchId, first.done + 1);
+  await workers.start(ONE_SLOT);
   const done = await until(
     'the batch to finish',
     async () => {

@@ -9,15 +9,19 @@ import { mergedByKey, type JobSpec } from '../../../runtime/jobs/enqueue.js';
 describe('mergedByKey', () => {
   const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
 
-  it('keeps one spec per key, in key order, the later replacing the earlier', () => {
+  it('keeps one spec per key, in the order keys came first, the later replacing the earlier', () => {
     const jobs: JobSpec[] = [
-      { task: 'send', payload: { orgId: 1 }, jobKey: 'send:1:20', runAt: at(20) },
       { task: 'step', payload: { orgId: 1, dueAt: 'a' }, jobKey: 'step:1:a', runAt: at(5) },
+      { task: 'send', payload: { orgId: 1 }, jobKey: 'send:1:20', runAt: at(20) },
+      { task: 'chunk', payload: { first: 10001 }, jobKey: 'chunk:1:10001' },
       { task: 'send', payload: { orgId: 1, second: true }, jobKey: 'send:1:20', runAt: at(21), priority: 5 },
+      { task: 'chunk', payload: { first: 9001 }, jobKey: 'chunk:1:9001' },
     ];
     expect(mergedByKey(jobs)).toEqual([
-      { task: 'send', payload: { orgId: 1, second: true }, jobKey: 'send:1:20', runAt: at(21), priority: 5 },
       { task: 'step', payload: { orgId: 1, dueAt: 'a' }, jobKey: 'step:1:a', runAt: at(5) },
+      { task: 'send', payload: { orgId: 1, second: true }, jobKey: 'send:1:20', runAt: at(21), priority: 5 },
+      { task: 'chunk', payload: { first: 10001 }, jobKey: 'chunk:1:10001' },
+      { task: 'chunk', payload: { first: 9001 }, jobKey: 'chunk:1:9001' },
     ]);
   });
 
