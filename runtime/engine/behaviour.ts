@@ -44,7 +44,8 @@ export interface ResourceBehaviour {
   readonly review?: (writes: readonly ReviewedWrite[], records: RecordReader, write: WriteContext) => Promise<readonly Review[]>;
   /**
    * What a written set sets in motion, in the same transaction and after its events: other
-   * records' writes through the same writer, jobs. Runs once per set with the written records.
+   * records' writes through the same writer, jobs. Runs once per set with the written records,
+   * whose rows are views to read by name (record-writer/record-reader.ts namedView).
    */
   readonly afterWrite?: (written: readonly WrittenRecord[], effects: WriteEffects) => Promise<void>;
   /**
@@ -79,6 +80,7 @@ export interface RecordLookup {
 }
 
 /** One write of a set as `review` sees it; `next` is null for a delete. */
+/** `next` and `previous` are views over the stored row (record-writer/record-reader.ts namedView): read them by name. */
 export interface ReviewedWrite {
   readonly kind: 'create' | 'update' | 'delete';
   readonly next: Readonly<Record<string, unknown>> | null;

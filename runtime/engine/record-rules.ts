@@ -28,9 +28,11 @@ export function relationshipIdsOf(descriptor: ResourceDescriptor, row: Row | nul
   return ids;
 }
 
-/** The record as it will be after `changes`: attributes and to-one relationship ids by name. */
+/** The record as it will be after `changes`: attributes and to-one relationship ids by name. Read it by name only. */
 export function nextValues(descriptor: ResourceDescriptor, changes: Changes, previous: Row | null): Record<string, unknown> {
-  const next: Record<string, unknown> = { ...previous, ...relationshipIdsOf(descriptor, previous) };
+  // A view over the current row, not a copy of its every column (see namedView in
+  // record-writer/record-reader.ts): own properties are the relationships and the changes.
+  const next: Record<string, unknown> = Object.assign(previous ? (Object.create(previous) as Record<string, unknown>) : {}, relationshipIdsOf(descriptor, previous));
   for (const [a, value] of changes.attributes) next[a.name] = value;
   for (const [rel, id] of changes.relationships) next[rel.name] = id;
   for (const rel of polymorphicToOnes(descriptor))

@@ -10,7 +10,7 @@ import type { Row } from '../render.js';
 import type { Changes } from '../write-operations.js';
 import { runAction } from './actions.js';
 import { writeEffects } from './effects.js';
-import { namedRow } from './record-reader.js';
+import { namedView } from './record-reader.js';
 import type { Prepared, SetWrite } from './set-write.js';
 
 /** Tells the resource of the records it is about to delete, with their rows. */
@@ -19,7 +19,7 @@ export async function beforeDelete(set: SetWrite, descriptor: ResourceDescriptor
   const deleting = accepted.filter((p) => p.op.kind === 'delete');
   if (!hook || deleting.length === 0) return;
   await hook(
-    deleting.map((p) => namedRow(descriptor, { ...p.current! })),
+    deleting.map((p) => namedView(descriptor, p.current!)),
     writeEffects(set),
   );
 }
@@ -44,7 +44,7 @@ export async function afterWrite(set: SetWrite, written: ReadonlyMap<string, rea
     if (!hook || records.length === 0) continue;
     const descriptor = set.catalog.entry(type).descriptor;
     await hook(
-      records.map((r) => ({ ...r, row: namedRow(descriptor, { ...r.row }), previous: r.previous && namedRow(descriptor, { ...r.previous }) })),
+      records.map((r) => ({ ...r, row: namedView(descriptor, r.row), previous: r.previous && namedView(descriptor, r.previous) })),
       writeEffects(set),
     );
   }

@@ -71,6 +71,17 @@ export function namedRow(descriptor: ResourceDescriptor, row: Row): Row {
   return row;
 }
 
+/**
+ * `row` with its relationships by name, as a view rather than a copy: the relationships are its
+ * own properties and every column is read through to `row`, which stays as it was. Behaviours
+ * read a handful of a record's columns, and copying all 200 of a prospect's for every record of
+ * a bulk write was a tenth of the worker's time. A view must only be read by name: spreading it
+ * or listing its keys gives the relationships alone.
+ */
+export function namedView(descriptor: ResourceDescriptor, row: Row): Row {
+  return namedRow(descriptor, Object.create(row) as Row);
+}
+
 /** The column behind an attribute or to-one relationship name, and the type its values are compared as. */
 function columnOf(descriptor: ResourceDescriptor, name: string): { column: string; cast: 'bigint' | 'text' | 'boolean' } {
   if (name === 'id') return { column: 'id', cast: 'bigint' };

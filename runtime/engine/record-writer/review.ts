@@ -10,7 +10,7 @@ import { declaredChanges } from '../behaviour-check.js';
 import { behaviourProblems, changesByName, nextValues, type RuleContext } from '../record-rules.js';
 import { existingTargets } from '../set-statements.js';
 import type { WriteOutcome } from '../write-operations.js';
-import { namedRow, recordReader } from './record-reader.js';
+import { namedView, recordReader } from './record-reader.js';
 import type { Prepared, SetWrite } from './set-write.js';
 
 /** The records that pass their own checks and the set's review, as the review leaves them. */
@@ -80,7 +80,7 @@ async function reviewed(set: SetWrite, rules: RuleContext, checked: readonly Pre
   const writes: ReviewedWrite[] = checked.map((p) => ({
     kind: p.op.kind,
     next: p.changes ? nextValues(rules.descriptor, p.changes, p.current) : null,
-    previous: p.current && namedRow(rules.descriptor, { ...p.current }),
+    previous: p.current && namedView(rules.descriptor, p.current),
     ...(p.changes?.action && { action: p.changes.action }),
   }));
   const reviews = await behaviour.review(writes, recordReader(set), { orgId: set.orgId, now: set.now, actor: set.actor });
