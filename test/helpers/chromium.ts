@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { ensureDebianProgram } from './debian-packages.js';
 
 /**
  * Debian's Chromium for browser tests. The test setup installs it when it is missing and the
@@ -8,15 +7,7 @@ import { existsSync } from 'node:fs';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export function ensureChromium(): string {
-  if (existsSync(CHROMIUM_PATH)) return CHROMIUM_PATH;
-  if (process.getuid?.() !== 0) {
-    throw new Error(`Chromium is not at ${CHROMIUM_PATH}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH`);
-  }
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync('apt-get', ['update', '-qq'], { env, stdio: 'inherit' });
-  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], { env, stdio: 'inherit' });
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`apt-get installed chromium, but ${CHROMIUM_PATH} is still missing`);
-  return CHROMIUM_PATH;
+  return ensureDebianProgram(CHROMIUM_PATH, 'chromium', 'CHROMIUM_PATH');
 }
 
 /**

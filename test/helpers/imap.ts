@@ -1,10 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ImapFlow } from 'imapflow';
 import { imapFlowConnect, type ImapConnect } from '../../runtime/mail/sync/index.js';
+import { ensureDebianProgram } from './debian-packages.js';
 import { loopbackMailServers } from './mail-servers.js';
 
 /**
@@ -20,16 +21,7 @@ export const DOVECOT_PATH = process.env.DOVECOT_PATH ?? '/usr/sbin/dovecot';
 const PASSWORD_PREFIX = 'imap-secret-';
 
 export function ensureDovecot(): string {
-  if (existsSync(DOVECOT_PATH)) return DOVECOT_PATH;
-  if (process.getuid?.() !== 0) {
-    throw new Error(`dovecot is not at ${DOVECOT_PATH}: install Debian's dovecot-imapd package (apt-get install dovecot-imapd) or set DOVECOT_PATH`);
-  }
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync('apt-get', ['update', '-qq'], { env, stdio: 'inherit' });
-  // policy-rc.d on build machines keeps the package's own service from starting; ours has its own configuration.
-  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'dovecot-imapd'], { env, stdio: 'inherit' });
-  if (!existsSync(DOVECOT_PATH)) throw new Error(`apt-get installed dovecot-imapd, but ${DOVECOT_PATH} is still missing`);
-  return DOVECOT_PATH;
+  return ensureDebianProgram(DOVECOT_PATH, 'dovecot-imapd', 'DOVECOT_PATH');
 }
 
 /** Who dovecot runs as: the current user, or as root the package's unprivileged `dovecot` user. */
