@@ -14,12 +14,12 @@ interface PoolState {
 
 /**
  * postgres.js keeps its pool's state in closures with no public way to read it; Cadence's patch
- * of it (patches/postgres+*.patch) adds `poolState`, a getter of the queues' lengths.
+ * of it (patches/postgres+*.patch) adds `poolState()`, which reads the queues' lengths.
  */
 function poolStateReader(sql: postgres.Sql): () => PoolState {
-  const withState = sql as unknown as { readonly poolState?: PoolState };
-  if (withState.poolState === undefined) throw new Error('postgres.js has no poolState: is patches/postgres+*.patch applied (npm install runs patch-package)?');
-  return () => withState.poolState!;
+  const { poolState } = sql as unknown as { readonly poolState?: () => PoolState };
+  if (typeof poolState !== 'function') throw new Error('postgres.js has no poolState(): is patches/postgres+*.patch applied (npm install runs patch-package)?');
+  return poolState;
 }
 
 /** Gauges of a process's database pool, read at each scrape: connections in use and queries waiting for one. */
