@@ -190,7 +190,8 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   mountUploadRoute(app, uploads);
 
   // Opens, clicks and unsubscribes from mail (issue #16): authorized by the signed URL, not a token.
-  app.route('/t', trackingRoutes({ sql: deps.sql, writer, signer: createTrackingSigner(deps.trackingSecret), hits: deps.trackingHits, clock, hitCounter: deps.metrics && trackingHitCounter(deps.metrics) }));
+  const hitCounter = deps.metrics && trackingHitCounter(deps.metrics);
+  app.route('/t', trackingRoutes({ sql: deps.sql, writer, signer: createTrackingSigner(deps.trackingSecret), hits: deps.trackingHits, clock, hitCounter }));
 
   // OAuth (SPEC.md, Authentication): the consent page and token endpoint, outside /api/v2.
   app.route('/', oauthRoutes({ sql: deps.sql, clock }));

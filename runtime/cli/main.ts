@@ -170,8 +170,7 @@ async function workerCommand(config: Config): Promise<void> {
   await runMigrations(database.url, MIGRATIONS_DIR);
   // METRICS_PORT: the worker's own /metrics, at the API's HOST; listening first, so that a port in use stops the worker before it runs a job.
   const metrics = config.metricsPort === undefined ? undefined : createMetricsRegistry();
-  const metricsListener =
-    metrics && (await listenForMetrics({ registry: metrics, token: config.metricsToken, port: config.metricsPort!, hostname: config.host, log }));
+  const metricsListener = metrics && (await listenForMetrics({ registry: metrics, token: config.metricsToken, port: config.metricsPort!, hostname: config.host, log }));
   const worker = await startWorker({ databaseUrl: database.url, log, ...workerOptionsFrom(config), ...(metrics && { metrics }) });
   await Promise.race([untilSignal(), untilSupervisorGone(), worker.ended]);
   await worker.stop();

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHUNK_TASK } from '../../runtime/bulk/batch-store.js';
+import { loadTrackingSecret } from '../../runtime/db/settings.js';
+import { createTrackingSigner } from '../../runtime/mail/tracking/index.js';
+import { createMetricsRegistry, observeQueue } from '../../runtime/metrics/index.js';
 import { MEDIA_TYPE, startTestApi, type TestApi } from '../helpers/api.js';
 import { startCadence, type RunningCadence } from '../helpers/cli.js';
 import { startPrometheus, type RunningPrometheus } from '../helpers/prometheus.js';
@@ -100,9 +103,14 @@ describe('GET /metrics', () => {
     expect((await api.request('GET', `/api/v2/prospects/${id}`, { token: null })).status).toBe(401);
     expect((await api.request('PURGE', `/api/v2/prospects/${id}`)).status).toBe(405);
     expect((await api.request('GET', `/nothing/here/${id}`)).status).toBe(404);
-    const pixel = await fetch(`${api.baseUrl}/t/o/notatoken${id}.gif`);
-    expect(pixel.status).toBe(404);
-    await pixel.text();
+    const forged = await fetch(`${api.baseUrl}/t/o/notatoken${id}.gif`);
+    expect(forged.status).toBe(404);
+    await forged.text();
+    // A valid open of a mailing that does not exist: answered, counted, and recorded nowhere.
+    const token = createTrackingSigner(await loadTrackingSecret(api.sql)).sign({ kind: 'open', orgId: api.org.orgId, mailingId: Number(id) + 1000 });
+    const pixel = await fetch(`${api.baseUrl}/t/o/${token}.gif`);
+    expect(pixel.status).toBe(200);
+    await pixel.arrayBuffer();
 
     const samples = await scrape();
     const requests = (labels: Record<string, string>) => valueOf(samples, 'cadence_http_requests_total', labels);
@@ -115,6 +123,8 @@ describe('GET /metrics', () => {
     expect(requests({ method: 'OTHER', route: '/api/v2/:collection/:id{[0-9]+}', status: '405' })).toBe(1);
     expect(requests({ method: 'GET', route: 'unmatched', status: '404' })).toBe(1);
     expect(requests({ method: 'GET', route: '/t/o/:file', status: '404' })).toBe(1);
+    expect(requests({ method: 'GET', route: '/t/o/:file', status: '200' })).toBe(1);
+    expect(valueOf(samples, 'cadence_tracking_hits_total', { kind: 'open' })).toBe(1);
     expect(valueOf(samples, 'cadence_http_request_duration_seconds_count', { method: 'GET', route: member, status: '200' })).toBe(1);
 
     const labelNames = new Set(samples.flatMap((s) => Object.keys(s.labels)));
@@ -122,8 +132,33 @@ describe('GET /metrics', () => {
     const allowed = new Set(['method', 'route', 'status', 'state', 'le', 'outcome', 'kind', 'task', 'version', 'major', 'minor', 'patch', 'space', 'type']);
     expect([...labelNames].filter((name) => !allowed.has(name))).toEqual([]);
     const values = samples.flatMap((s) => Object.values(s.labels));
-    expect(values.filter((v) => /\/[0-9]+(\/|$)/.test(v) || v.includes('notatoken') || v.includes(api.org.token) || v.includes('Test org'))).toEqual([]);
+    expect(values.filter((v) => /\/[0-9]+(\/|$)/.test(v) || v.includes('notatoken') || v.includes(token) || v.includes(api.org.token) || v.includes('Test org'))).toEqual(
+      [],
+    );
     expect(new Set(samples.filter((s) => s.name === 'cadence_http_requests_total').map((s) => s.labels.route))).not.toContain(`/api/v2/prospects/${id}`);
+  });
+});
+
+describe("the queue's gauges", () => {
+  it('count the due jobs no worker holds, and how long the oldest has been due', async () => {
+    const registry = createMetricsRegistry();
+    observeQueue(registry, api.sql);
+    const gauges = async () => {
+      const samples = parseExposition(await registry.metrics());
+      return { due: valueOf(samples, 'cadence_job_queue_due', {}), oldest: valueOf(samples, 'cadence_job_queue_oldest_due_age_seconds', {}) };
+    };
+    expect(await gauges()).toEqual({ due: 0, oldest: 0 });
+    // No worker runs on this database: the jobs stay where they are put. One is not due yet.
+    await api.sql`select graphile_worker.add_job('metrics_test_task', run_at => now() - interval '90 seconds', priority => 5, job_key => 'metrics-a')`;
+    await api.sql`select graphile_worker.add_job('metrics_test_task', run_at => now() - interval '10 seconds', priority => 0, job_key => 'metrics-b')`;
+    await api.sql`select graphile_worker.add_job('metrics_test_task', run_at => now() + interval '1 hour', job_key => 'metrics-c')`;
+    const { due, oldest } = await gauges();
+    expect(due).toBe(2);
+    // The oldest is found at its own priority, behind a younger job of a lower number.
+    expect(oldest).toBeGreaterThanOrEqual(90);
+    expect(oldest).toBeLessThan(120);
+    for (const key of ['metrics-a', 'metrics-b', 'metrics-c']) await api.sql`select graphile_worker.remove_job(${key})`;
+    expect(await gauges()).toEqual({ due: 0, oldest: 0 });
   });
 });
 
@@ -175,9 +210,16 @@ describe('a real Prometheus scraping `cadence serve` and its worker', () => {
     );
     expect(after.requests - before.requests).toBe(1);
     expect(after.jobs - before.jobs).toBe(1);
+    // The worker's queue and pool gauges, and the API's pool, reached Prometheus too.
+    expect(await prometheus.query('cadence_job_queue_due{job="cadence-worker"}')).toHaveLength(1);
+    expect(await prometheus.query('cadence_db_pool_connections{job="cadence-worker"}')).toHaveLength(4);
+    expect(await prometheus.query('sum(cadence_db_pool_connections{job="cadence-api"})')).toEqual([{ metric: {}, value: expect.any(Number) }]);
     // What the lead's closing note shows: the queries and Prometheus's answers.
     const shown = await Promise.all(
-      [upsertRequests, chunkJobs, 'cadence_job_queue_due', 'cadence_db_pool_connections{job="cadence-api"}'].map(async (q) => ({ query: q, result: await prometheus!.query(q) })),
+      [upsertRequests, chunkJobs, 'cadence_job_queue_due', 'cadence_db_pool_connections{job="cadence-api"}'].map(async (q) => ({
+        query: q,
+        result: await prometheus!.query(q),
+      })),
     );
     console.log(JSON.stringify(shown));
   });
