@@ -32,11 +32,12 @@ import type { OpenApiDocument } from './openapi/index.js';
 import { standardBehaviours } from './behaviours/index.js';
 import { standardRecordWriter } from './behaviours/standard-writer.js';
 import { requestRateLimit, type RequestRateLimiter } from './ratelimit/index.js';
+import { httpMetrics, metricsEndpoint, trackingHitCounter, type Registry } from './metrics/index.js';
 
 export interface AppDependencies {
   readonly sql: postgres.Sql;
   readonly config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes'> &
-    Partial<Pick<Config, 'bulkAllowanceCapacity' | 'bulkAllowancePerDay' | 'uploadMaxBytes' | 'smtpUrl' | 'mailAllowedHosts' | 'countTimeBudgetMs'>>;
+    Partial<Pick<Config, 'bulkAllowanceCapacity' | 'bulkAllowancePerDay' | 'uploadMaxBytes' | 'smtpUrl' | 'mailAllowedHosts' | 'countTimeBudgetMs' | 'metricsToken'>>;
   readonly log: Logger;
   readonly cursorSecret: string;
   /** Signs the tracking URLs in mail (loadTrackingSecret); the workers that render mail use the same. */
@@ -64,6 +65,11 @@ export interface AppDependencies {
    * builds it stops it when the server closes.
    */
   readonly rateLimiter?: RequestRateLimiter;
+  /**
+   * The process's metrics registry (runtime/metrics): requests are counted into it and GET /metrics
+   * serves it, behind config.metricsToken when set. None: no /metrics.
+   */
+  readonly metrics?: Registry;
 }
 
 /**
@@ -113,6 +119,12 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   const servedOpenApi = generatedOpenApi();
   // The document without custom objects is the same for every caller: serialised once.
   const servedOpenApiText = JSON.stringify(servedOpenApi);
+
+  // First of all, so that every request is counted; /metrics, like health, ahead of the request log.
+  if (deps.metrics) {
+    app.use('*', httpMetrics(deps.metrics));
+    app.get('/metrics', metricsEndpoint({ registry: deps.metrics, token: deps.config.metricsToken }));
+  }
 
   // Mounted ahead of the request log: balancers ask every few seconds, and each answer is alike.
   app.route('/', healthRoutes({ sql: deps.sql, migrationsFolder: deps.migrationsFolder ?? MIGRATIONS_DIR, log: deps.log }));
@@ -178,7 +190,8 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   mountUploadRoute(app, uploads);
 
   // Opens, clicks and unsubscribes from mail (issue #16): authorized by the signed URL, not a token.
-  app.route('/t', trackingRoutes({ sql: deps.sql, writer, signer: createTrackingSigner(deps.trackingSecret), hits: deps.trackingHits, clock }));
+  const hitCounter = deps.metrics && trackingHitCounter(deps.metrics);
+  app.route('/t', trackingRoutes({ sql: deps.sql, writer, signer: createTrackingSigner(deps.trackingSecret), hits: deps.trackingHits, clock, hitCounter }));
 
   // OAuth (SPEC.md, Authentication): the consent page and token endpoint, outside /api/v2.
   app.route('/', oauthRoutes({ sql: deps.sql, clock }));

@@ -43,6 +43,10 @@ export interface Config {
   readonly rateLimitPerHour: number;
   /** COUNT_TIME_BUDGET_MS: how long a `count=true` may count before the page comes back with count 0 and count_truncated; 0: no limit. */
   readonly countTimeBudgetMs: number;
+  /** METRICS_PORT: where a worker process (also the one `serve` supervises) serves GET /metrics; unset: workers serve none. */
+  readonly metricsPort: number | undefined;
+  /** METRICS_TOKEN: the bearer token GET /metrics asks for; unset: /metrics is open, like /healthz. */
+  readonly metricsToken: string | undefined;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -92,5 +96,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     // SPEC.md does not say what the request rate limit is; issue #17 asks for 10,000 an hour.
     rateLimitPerHour: integer(env, 'RATE_LIMIT_PER_HOUR', 10_000),
     countTimeBudgetMs: integer(env, 'COUNT_TIME_BUDGET_MS', 2_000),
+    metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0) : undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
   };
 }

@@ -11,6 +11,7 @@ import { loadCursorSecret, loadTrackingSecret } from './db/settings.js';
 import { listen } from './http/listen.js';
 import { superviseWorker, type SupervisedWorker } from './jobs/supervisor.js';
 import { HitBuffer } from './mail/tracking/index.js';
+import { createMetricsRegistry, observePool } from './metrics/index.js';
 import { RequestRateLimiter } from './ratelimit/index.js';
 
 /** How long in-flight requests may finish on shutdown before their connections are closed. */
@@ -33,7 +34,10 @@ export async function startServer(config: Config, log: Logger, env: NodeJS.Proce
   // RATE_LIMIT_PER_HOUR=0 turns request rate limits off.
   const rateLimiter = config.rateLimitPerHour > 0 ? new RequestRateLimiter({ sql, log, perHour: config.rateLimitPerHour, clock: () => new Date() }) : undefined;
   const trackingHits = new HitBuffer({ sql, log });
+  const metrics = createMetricsRegistry();
+  observePool(metrics, sql);
   const app = createApp({
+    metrics,
     sql,
     trackingHits,
     config,

@@ -39,6 +39,7 @@ import { deliveryConnections, parseAllowedHosts, systemResolver, trustedContext,
 import { DEFAULT_LIVENESS, startLiveness, type LivenessOptions } from './jobs/liveness.js';
 import { fairShare } from './jobs/fair-share.js';
 import { firstToEnd, startRunner, stopRunners, tasksNamed } from './jobs/runners.js';
+import { jobMetrics, mailOutcomeCounter, observePool, observeQueue, webhookDeliveryCounter, type Registry } from './metrics/index.js';
 
 /**
  * Background work runs on graphile-worker: jobs live in PostgreSQL, are enqueued in the same
@@ -67,6 +68,8 @@ export interface WorkerDependencies {
   readonly complianceFaults?: ComplianceFaults;
   /** The worker's pooled SMTP connections, which it closes when it stops; unset, a connection per message. */
   readonly smtpPools?: SmtpPools;
+  /** The worker process's metrics registry, which tasks count their outcomes into; none when unset. */
+  readonly metrics?: Registry;
 }
 
 /** How a worker sends mail (runtime/mail): from configuration (mailOptions), and injectable for tests. */
@@ -108,6 +111,7 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
       delivery: deps.delivery,
       clock,
       log: deps.log,
+      ...(deps.metrics && { deliveries: webhookDeliveryCounter(deps.metrics) }),
     }),
     [LIFECYCLE_TASK]: deliverLifecycleTask({ sql: deps.sql, delivery: deps.delivery, log: deps.log }),
     ...bulkTasks({ sql: deps.sql, writer, behaviours: standardBehaviours, customObjects: customObjectsOf(deps.sql, clock, writer), clock, log: deps.log }),
@@ -127,6 +131,7 @@ export function createTaskList(deps: WorkerDependencies): TaskList {
       ...(deps.mail?.headers && { headers: deps.mail.headers }),
       ...(deps.mail?.retry && { retry: deps.mail.retry }),
       ...(deps.mail?.setSize && { setSize: deps.mail.setSize }),
+      ...(deps.metrics && { outcomes: mailOutcomeCounter(deps.metrics) }),
       mailFrom: parseAddress(deps.mail?.mailFrom ?? 'Cadence <cadence@localhost>'),
       publicBaseUrl: deps.mail?.publicBaseUrl ?? DEFAULT_PUBLIC_BASE_URL,
     }),
@@ -241,6 +246,8 @@ export async function startWorker(
     readonly imapConnect?: ImapConnect;
     /** Where compliance tasks fail on purpose (tests' fault injection). */
     readonly complianceFaults?: ComplianceFaults;
+    /** The process's metrics registry: jobs, the queue, the pool and tasks' outcomes are counted into it. None when unset. */
+    readonly metrics?: Registry;
   },
 ): Promise<StartedWorker> {
   const log = options.log.child({ component: 'worker' });
@@ -265,7 +272,14 @@ export async function startWorker(
     ...(options.complianceFaults && { complianceFaults: options.complianceFaults }),
     mail,
     smtpPools,
+    ...(options.metrics && { metrics: options.metrics }),
   });
+  const jobs = options.metrics && jobMetrics(options.metrics);
+  if (options.metrics) {
+    observePool(options.metrics, sql);
+    observeQueue(options.metrics, sql);
+  }
+  jobs?.observe(events);
   const logger = workerLogger(log);
   const connectionString = options.databaseUrl;
   const main = await startRunner({
@@ -280,7 +294,11 @@ export async function startWorker(
   const started = [main];
   try {
     if (reservedConcurrency > 0) {
-      started.push(await startRunner({ connectionString, concurrency: reservedConcurrency, taskList: tasksNamed(taskList, TIME_CRITICAL_TASKS), logger }));
+      const reservedEvents: WorkerEvents = new EventEmitter();
+      jobs?.observe(reservedEvents);
+      started.push(
+        await startRunner({ connectionString, concurrency: reservedConcurrency, taskList: tasksNamed(taskList, TIME_CRITICAL_TASKS), logger, events: reservedEvents }),
+      );
     }
   } catch (error) {
     await stopRunners([main.runner]);

@@ -23,6 +23,7 @@ import { setOrgRateLimit } from '../ratelimit/index.js';
 import { startServer } from '../server.js';
 import { startWorker, workerOptionsFrom } from '../worker.js';
 import { logUnhandledErrors } from './unhandled-errors.js';
+import { createMetricsRegistry, listenForMetrics } from '../metrics/index.js';
 import type postgres from 'postgres';
 
 const USAGE = `usage:
@@ -167,9 +168,13 @@ async function workerCommand(config: Config): Promise<void> {
   logUnhandledErrors(log);
   const database = await resolveDatabase({ DATABASE_URL: config.databaseUrl, CADENCE_DATA_DIR: config.dataDir });
   await runMigrations(database.url, MIGRATIONS_DIR);
-  const worker = await startWorker({ databaseUrl: database.url, log, ...workerOptionsFrom(config) });
+  // METRICS_PORT: the worker's own /metrics, at the API's HOST; listening first, so that a port in use stops the worker before it runs a job.
+  const metrics = config.metricsPort === undefined ? undefined : createMetricsRegistry();
+  const metricsListener = metrics && (await listenForMetrics({ registry: metrics, token: config.metricsToken, port: config.metricsPort!, hostname: config.host, log }));
+  const worker = await startWorker({ databaseUrl: database.url, log, ...workerOptionsFrom(config), ...(metrics && { metrics }) });
   await Promise.race([untilSignal(), untilSupervisorGone(), worker.ended]);
   await worker.stop();
+  await metricsListener?.close();
   await database.stop();
   // An open IPC channel would keep the stopped worker's process alive.
   if (process.connected) process.disconnect();

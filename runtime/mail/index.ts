@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 import type postgres from 'postgres';
 import type { ActionHandler, ApiEnv, Behaviours, RecordWriter, ResourceBehaviour } from '../engine/index.js';
+import type { LabelledCounter } from '../metrics/index.js';
 import { queueInvitations, SEND_INVITATION_TASK, sendInvitationTask } from './sending/invitations.js';
 import { afterMailingWrites } from './sending/mailing-writes.js';
 import { SEND_MAILING_TASK, SEND_MAILINGS_TASK } from './sending/send-queue.js';
@@ -94,6 +95,8 @@ export interface MailDependencies {
   readonly retry?: RetryPolicy;
   /** Sends claimed per set; SET_SIZE when unset. */
   readonly setSize?: number;
+  /** Counts what mail servers answered for mailings (cadence_mail_messages_total); none when unset. */
+  readonly outcomes?: LabelledCounter<'outcome'> | undefined;
   /** MAIL_FROM: who invitations are from. */
   readonly mailFrom: Address;
   /** Base of the invitation links. */

@@ -6,6 +6,7 @@ import { recordDeliverySet, type Delivered } from './delivery-bookkeeping.js';
 import type { DeliveryItem } from './delivery-job.js';
 import { checkDeliveryTarget, postDelivery, type DeliveryOptions, type DeliveryTarget } from './delivery/index.js';
 import type { RecordWriter } from '../engine/index.js';
+import type { LabelledCounter } from '../metrics/index.js';
 import { loadDeliverySet, type LoadedDelivery } from './delivery-load.js';
 import { deliveryBody, deliveryJobId } from './payload.js';
 
@@ -17,6 +18,8 @@ export interface DeliverWebhookDependencies {
   readonly delivery: DeliveryOptions;
   readonly clock: () => Date;
   readonly log: Logger;
+  /** Counts the attempts by outcome once they are recorded (cadence_webhook_deliveries_total); none when unset. */
+  readonly deliveries?: LabelledCounter<'outcome'>;
 }
 
 /** POSTs of one set in flight at once; the pool's bound per target (connections.ts) matches it. */
@@ -79,6 +82,7 @@ async function deliverSet(deps: DeliverWebhookDependencies, orgId: number, items
   for (const { outcome } of delivered) counts[outcome.kind] = (counts[outcome.kind] ?? 0) + 1;
   deps.log.info({ orgId, webhookIds: [...new Set(due.map((d) => d.webhookId))], deliveries: due.length, outcomes: counts }, 'webhook deliveries');
   await orgScopedTransaction(deps.sql, orgId, (tx) => recordDeliverySet(tx, { orgId, writer: deps.writer, clock: deps.clock }, delivered));
+  for (const [outcome, count] of Object.entries(counts)) deps.deliveries?.inc({ outcome }, count);
 }
 
 /**

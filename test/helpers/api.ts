@@ -12,6 +12,7 @@ import { listen } from '../../runtime/http/listen.js';
 import type { ImapConnect } from '../../runtime/mail/sync/index.js';
 import type { MailServerRule, TransportFactory } from '../../runtime/mail/index.js';
 import { HitBuffer } from '../../runtime/mail/tracking/index.js';
+import { createMetricsRegistry, observePool } from '../../runtime/metrics/index.js';
 import { RequestRateLimiter } from '../../runtime/ratelimit/index.js';
 import { createTestDatabase } from './database.js';
 import { assertJsonApiDocument } from './jsonapi.js';
@@ -80,6 +81,8 @@ export interface TestApiOptions {
   rateLimit?: { perHour: number; settleIntervalMs?: number };
   /** Serves the database of another test server, with an org of its own, instead of a new database (that server drops it). */
   databaseOf?: TestApi;
+  /** Serves GET /metrics (runtime/metrics), behind METRICS_TOKEN `token` when given; no /metrics by default. */
+  metrics?: { token?: string };
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -89,7 +92,10 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   const log = options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const rateLimiter = options.rateLimit && new RequestRateLimiter({ sql, log, clock: options.clock ?? (() => new Date()), ...options.rateLimit });
   const trackingHits = new HitBuffer({ sql, log });
+  const metrics = options.metrics && createMetricsRegistry();
+  if (metrics) observePool(metrics, sql);
   const app = createApp({
+    ...(metrics && { metrics }),
     sql,
     trackingHits,
     cursorSecret: await loadCursorSecret(sql),
@@ -105,6 +111,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       ...(options.bulkAllowance && { bulkAllowanceCapacity: options.bulkAllowance.capacity, bulkAllowancePerDay: options.bulkAllowance.perDay }),
       ...(options.uploadMaxBytes !== undefined && { uploadMaxBytes: options.uploadMaxBytes }),
       ...(options.countTimeBudgetMs !== undefined && { countTimeBudgetMs: options.countTimeBudgetMs }),
+      metricsToken: options.metrics?.token,
     },
     log,
   });

@@ -4,6 +4,7 @@ import type postgres from 'postgres';
 import { SERVICE_ACTOR, type RecordWriter, type UpdateOperation, type WriteEffects } from '../../engine/index.js';
 import { orgScopedTransaction } from '../../tenancy/index.js';
 import type { HeaderSource, HtmlTransform } from '../html-transform.js';
+import type { LabelledCounter } from '../../metrics/index.js';
 import { composeSet, type MailingToSend } from './compose-set.js';
 import { lockedMailboxes, withinDailyLimits } from './daily-limits.js';
 import { enqueueRecheckSender, nextUtcDay, scheduleSends, sendDueAt, type LegacySendJobPayload, type SenderJobPayload } from './send-queue.js';
@@ -53,6 +54,8 @@ export interface SendDependencies {
   readonly perMailbox?: number;
   /** Sends claimed per set; SET_SIZE when unset. */
   readonly setSize?: number;
+  /** Counts the servers' answers once they are recorded (cadence_mail_messages_total); none when unset. */
+  readonly outcomes?: LabelledCounter<'outcome'> | undefined;
 }
 
 /** `send_mailings`: sends a set of the org's due mailings. */
@@ -97,6 +100,7 @@ export async function sendDueSet(deps: SendDependencies, orgId: number, claimant
   await orgScopedTransaction(deps.sql, orgId, (tx) => recordOutcomes(deps, deps.writer.effects({ tx, orgId, actor: SERVICE_ACTOR }), outcomes));
   const kinds: Record<string, number> = {};
   for (const outcome of outcomes.values()) kinds[outcome.kind] = (kinds[outcome.kind] ?? 0) + 1;
+  for (const [outcome, count] of Object.entries(kinds)) deps.outcomes?.inc({ outcome }, count);
   // How long each step took, so that a slow database and a slow mail server can be told apart.
   const ms = { prepareMs: Math.round(prepared - started), sendMs: Math.round(sent - prepared), recordMs: Math.round(performance.now() - sent) };
   deps.log.info({ orgId, mailings: messages.length, outcomes: kinds, ...ms }, 'mailing set sent');

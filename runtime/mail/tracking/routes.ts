@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono';
 import type { ApiEnv } from '../../engine/index.js';
+import type { LabelledCounter } from '../../metrics/index.js';
 import type { HitBuffer } from './hit-buffer.js';
 import type { HitKind } from './hit-store.js';
 import type { TrackingClaim, TrackingKind, TrackingSigner } from './token.js';
@@ -11,6 +12,8 @@ export interface TrackingRouteOptions extends UnsubscribeDependencies {
   readonly hits: HitBuffer;
   /** The service's clock: each hit's time. */
   readonly clock: () => Date;
+  /** Counts opens, clicks and unsubscribes (cadence_tracking_hits_total); none when unset. */
+  readonly hitCounter?: LabelledCounter<'kind'> | undefined;
 }
 
 /** The smallest transparent GIF: 1×1, one transparent colour (43 bytes). */
@@ -65,6 +68,7 @@ export function trackingRoutes(options: TrackingRouteOptions): Hono<ApiEnv> {
     const claim = claimOf(c.req.param('token'), 'unsubscribe');
     if (!claim) return notFound(c);
     const outcome = await recordUnsubscribe(options, claim.orgId, claim.mailingId);
+    options.hitCounter?.inc({ kind: 'unsubscribe' });
     c.get('log')?.debug({ orgId: claim.orgId, mailingId: claim.mailingId, kind: claim.kind, outcome }, 'tracking hit');
     return page(c, 'Unsubscribed', '<p>You are unsubscribed and will receive no more of these e-mails.</p>');
   });
@@ -79,6 +83,7 @@ export function trackingRoutes(options: TrackingRouteOptions): Hono<ApiEnv> {
  */
 function hold(c: Context<ApiEnv>, options: TrackingRouteOptions, claim: TrackingClaim, kind: HitKind): void {
   options.hits.add({ orgId: claim.orgId, mailingId: claim.mailingId, kind, at: options.clock() });
+  options.hitCounter?.inc({ kind });
   c.get('log')?.debug({ orgId: claim.orgId, mailingId: claim.mailingId, kind }, 'tracking hit');
 }
 
