@@ -1,9 +1,9 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureDebianProgram } from './debian-packages.js';
 import { until } from './wait.js';
 
 /**
@@ -14,15 +14,7 @@ import { until } from './wait.js';
 export const PROMETHEUS_PATH = process.env.PROMETHEUS_PATH ?? '/usr/bin/prometheus';
 
 export function ensurePrometheus(): string {
-  if (existsSync(PROMETHEUS_PATH)) return PROMETHEUS_PATH;
-  if (process.getuid?.() !== 0) {
-    throw new Error(`Prometheus is not at ${PROMETHEUS_PATH}: install Debian's prometheus package (apt-get install prometheus) or set PROMETHEUS_PATH`);
-  }
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync('apt-get', ['update', '-qq'], { env, stdio: 'inherit' });
-  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'prometheus'], { env, stdio: 'inherit' });
-  if (!existsSync(PROMETHEUS_PATH)) throw new Error(`apt-get installed prometheus, but ${PROMETHEUS_PATH} is still missing`);
-  return PROMETHEUS_PATH;
+  return ensureDebianProgram(PROMETHEUS_PATH, 'prometheus', 'PROMETHEUS_PATH');
 }
 
 export interface ScrapeTarget {
