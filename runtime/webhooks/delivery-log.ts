@@ -70,7 +70,7 @@ export function skippedLogRow(delivery: LoadedDelivery, now: Date): DeliveryLogR
     state: 'failed',
     attempts: delivery.attempt - 1,
     response_status: null,
-    error: disabled ? `not sent: the webhook is disabled until ${delivery.disabledUntil!.toISOString()}${why}` : `not sent: the webhook is inactive${why}`,
+    error: disabled ? `not sent: the webhook is disabled until ${delivery.disabledUntil.toISOString()}${why}` : `not sent: the webhook is inactive${why}`,
     delivered_at: null,
   };
 }
