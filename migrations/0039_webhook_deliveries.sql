@@ -22,7 +22,6 @@ ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_webhook_fk" 
 CREATE INDEX "webhook_deliveries_created_at_idx" ON "webhook_deliveries" USING btree ("org_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_event_id_idx" ON "webhook_deliveries" USING btree ("org_id","event_id","id");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_event_name_idx" ON "webhook_deliveries" USING btree ("org_id","event_name","id");--> statement-breakpoint
-CREATE INDEX "webhook_deliveries_response_status_idx" ON "webhook_deliveries" USING btree ("org_id","response_status");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_state_idx" ON "webhook_deliveries" USING btree ("org_id","state","id");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_updated_at_idx" ON "webhook_deliveries" USING btree ("org_id","updated_at","id");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_webhook_id_idx" ON "webhook_deliveries" USING btree ("org_id","webhook_id","id");

@@ -48,7 +48,6 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_created_at_idx').on(t.orgId, t.createdAt, t.id),
     index('webhook_deliveries_event_id_idx').on(t.orgId, t.eventId, t.id),
     index('webhook_deliveries_event_name_idx').on(t.orgId, t.eventName, t.id),
-    index('webhook_deliveries_response_status_idx').on(t.orgId, t.responseStatus),
     index('webhook_deliveries_state_idx').on(t.orgId, t.state, t.id),
     index('webhook_deliveries_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
     index('webhook_deliveries_webhook_id_idx').on(t.orgId, t.webhookId, t.id),

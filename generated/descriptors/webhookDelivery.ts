@@ -85,7 +85,7 @@ export const descriptor: ResourceDescriptor = {
       name: 'responseStatus',
       column: 'response_status',
       type: 'integer',
-      filterable: true,
+      filterable: false,
       sortable: false,
       readOnly: true,
       required: false,
