@@ -79,6 +79,17 @@ export const ALLOWED_WRITER_BYPASSES: readonly AllowedBypass[] = [
       "the erasure steps' own task queue (claimed with SKIP LOCKED, retried): complianceRequestTask declares no webhook actions, and events of an erasure's steps would record what is being erased",
   },
   {
+    file: 'runtime/webhooks/delivery-log.ts',
+    table: 'webhook_deliveries',
+    reason:
+      "the delivery log's bookkeeping: one upsert per delivery set in the worker, never on the API's write path (webhookDelivery declares no webhook actions and records no event, so a `*` webhook never hears of its own deliveries)",
+  },
+  {
+    file: 'runtime/webhooks/purge-task.ts',
+    table: 'webhook_deliveries',
+    reason: 'the retention purge of the delivery log with the attempts, after 14 days: data retention, not a client deleting a record',
+  },
+  {
     file: 'runtime/imports/import-store.ts',
     table: 'imports',
     reason:

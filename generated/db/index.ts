@@ -50,3 +50,4 @@ export { teams } from './team.js';
 export { templates } from './template.js';
 export { users } from './user.js';
 export { webhooks } from './webhook.js';
+export { webhookDeliveries } from './webhookDelivery.js';

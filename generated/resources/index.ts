@@ -51,6 +51,7 @@ import { descriptor as teamDescriptor } from '../descriptors/team.js';
 import { descriptor as templateDescriptor } from '../descriptors/template.js';
 import { descriptor as userDescriptor } from '../descriptors/user.js';
 import { descriptor as webhookDescriptor } from '../descriptors/webhook.js';
+import { descriptor as webhookDeliveryDescriptor } from '../descriptors/webhookDelivery.js';
 import { accountModule } from './account.js';
 import { accountNoteModule } from './accountNote.js';
 import { auditLogModule } from './auditLog.js';
@@ -102,6 +103,7 @@ import { teamModule } from './team.js';
 import { templateModule } from './template.js';
 import { userModule } from './user.js';
 import { webhookModule } from './webhook.js';
+import { webhookDeliveryModule } from './webhookDelivery.js';
 
 /** Every standard resource, keyed by type. */
 export const descriptors: ReadonlyMap<string, ResourceDescriptor> = new Map([
@@ -156,6 +158,7 @@ export const descriptors: ReadonlyMap<string, ResourceDescriptor> = new Map([
   ['template', templateDescriptor],
   ['user', userDescriptor],
   ['webhook', webhookDescriptor],
+  ['webhookDelivery', webhookDeliveryDescriptor],
 ]);
 
 /**
@@ -218,5 +221,6 @@ function standardModules(): ReadonlyMap<string, ResourceModule> {
     ['template', templateModule],
     ['user', userModule],
     ['webhook', webhookModule],
+    ['webhookDelivery', webhookDeliveryModule],
   ]);
 }

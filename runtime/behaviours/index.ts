@@ -18,6 +18,7 @@ import { sequenceTemplateBehaviour } from './sequence-template.js';
 import { taskBehaviour } from './task.js';
 import { userBehaviour } from './user.js';
 import { webhookBehaviour } from './webhook.js';
+import { webhookDeliveryBehaviour } from './webhook-delivery.js';
 
 /**
  * Behaviour of the standard resources that do more than store what clients send, and creator
@@ -45,6 +46,7 @@ export const standardBehaviours: Behaviours = withActorStamps(
             ['task', taskBehaviour],
             ['user', userBehaviour],
             ['webhook', webhookBehaviour],
+            ['webhookDelivery', webhookDeliveryBehaviour],
           ]),
         ),
       ),

@@ -28,7 +28,7 @@ const POSTS_IN_FLIGHT = 32;
 /** A job's items: an array (a set), or one delivery's object from jobs enqueued before sets. */
 function itemsOf(payload: unknown): Required<DeliveryItem>[] {
   const items = (Array.isArray(payload) ? payload : [payload]) as DeliveryItem[];
-  return items.map((item) => ({ attempt: 1, ...item }));
+  return items.map((item) => ({ attempt: 1, firstAttempt: 1, ...item }));
 }
 
 /**
@@ -69,9 +69,17 @@ async function checkTargets(deliveries: readonly LoadedDelivery[], options: Deli
 async function deliverSet(deps: DeliverWebhookDependencies, orgId: number, items: readonly Required<DeliveryItem>[]): Promise<void> {
   const now = deps.clock();
   const loaded = await orgScopedTransaction(deps.sql, orgId, (tx) => loadDeliverySet(tx, orgId, items));
-  // Acknowledged or already tried, a webhook gone, inactive or disabled: nothing to send.
-  const due = loaded.filter((d) => d.active && !d.done && !(d.disabledUntil && d.disabledUntil > now));
-  if (due.length === 0) return;
+  // Acknowledged or already tried, or a webhook gone: nothing to send. A webhook inactive or
+  // disabled: nothing to send either, and the log says why.
+  const open = loaded.filter((d) => !d.done);
+  const sendable = (d: LoadedDelivery) => d.active && !(d.disabledUntil && d.disabledUntil > now);
+  const due = open.filter(sendable);
+  const skipped = open.filter((d) => !sendable(d));
+  const context = { orgId, writer: deps.writer, clock: deps.clock, sentAt: now };
+  if (due.length === 0) {
+    if (skipped.length) await orgScopedTransaction(deps.sql, orgId, (tx) => recordDeliverySet(tx, context, [], skipped));
+    return;
+  }
   const targets = await checkTargets(due, deps.delivery);
   const delivered = await boundedMap(due, POSTS_IN_FLIGHT, async (d): Promise<Delivered> => {
     const body = deliveryBody(d.event, d.payloadVersion, now, deliveryJobId(d.event.id, d.webhookId));
@@ -81,7 +89,7 @@ async function deliverSet(deps: DeliverWebhookDependencies, orgId: number, items
   const counts: Record<string, number> = {};
   for (const { outcome } of delivered) counts[outcome.kind] = (counts[outcome.kind] ?? 0) + 1;
   deps.log.info({ orgId, webhookIds: [...new Set(due.map((d) => d.webhookId))], deliveries: due.length, outcomes: counts }, 'webhook deliveries');
-  await orgScopedTransaction(deps.sql, orgId, (tx) => recordDeliverySet(tx, { orgId, writer: deps.writer, clock: deps.clock }, delivered));
+  await orgScopedTransaction(deps.sql, orgId, (tx) => recordDeliverySet(tx, context, delivered, skipped));
   for (const [outcome, count] of Object.entries(counts)) deps.deliveries?.inc({ outcome }, count);
 }
 

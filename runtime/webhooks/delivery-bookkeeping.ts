@@ -4,12 +4,16 @@ import { enqueueJobs, runAtAfter } from '../jobs/enqueue.js';
 import type { Transaction } from '../tenancy/index.js';
 import { retryDeliveryJobs, type DeliveryItem } from './delivery-job.js';
 import type { LoadedDelivery } from './delivery-load.js';
+import { attemptLogRow, recordDeliveryLog, skippedLogRow } from './delivery-log.js';
 import { nextAttempt, RETRY_DELAY_MS, type DeliveryOutcome } from './delivery/index.js';
 
 /** SPEC.md's webhook activation: how long a failing host check disables a webhook. */
 export const DISABLE_FOR_PRIVATE_ADDRESS_MS = 60 * 60 * 1000;
 export const DISABLE_FOR_UNRESOLVABLE_HOST_MS = 60 * 1000;
 export const DISABLE_PERMANENTLY_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** What a webhook disabled by the host check says about allowing its host (runtime/config.ts). */
+export const ALLOW_HOST_HINT = 'an operator allows a trusted host with WEBHOOK_ALLOWED_HOSTS';
 
 /** One delivery of a set and how its attempt ended. */
 export interface Delivered {
@@ -21,6 +25,8 @@ interface BookkeepingContext {
   readonly orgId: number;
   readonly writer: RecordWriter;
   readonly clock: () => Date;
+  /** The body's meta.deliveredAt: when the set's POSTs began. */
+  readonly sentAt: Date;
 }
 
 /** The attempt log's row for this attempt: its response or network error, or the host check's refusal. */
@@ -64,7 +70,7 @@ function disabledState(kind: DeliveryOutcome['kind'], disabledSince: Date | null
   }
   const period = kind === 'private' ? DISABLE_FOR_PRIVATE_ADDRESS_MS : DISABLE_FOR_UNRESOLVABLE_HOST_MS;
   return {
-    disabledReason: kind === 'private' ? 'host resolves to a private address' : 'host cannot be resolved',
+    disabledReason: kind === 'private' ? `host resolves to a private address; ${ALLOW_HOST_HINT}` : 'host cannot be resolved',
     disabledSince: since.toISOString(),
     disabledUntil: new Date(now.getTime() + period).toISOString(),
   };
@@ -72,13 +78,19 @@ function disabledState(kind: DeliveryOutcome['kind'], disabledSince: Date | null
 
 /**
  * A set's bookkeeping, in the caller's one transaction: its attempt rows in one statement, its
- * retries as set jobs in one statement, and the disabled-state changes of its webhooks in one
- * write. The webhook rows that may change are locked first, in id order: an attempt row's insert
+ * delivery log records (delivery-log.ts, with those of `skipped`, the deliveries not attempted
+ * because their webhook was disabled or inactive) in one statement, its retries as set jobs in
+ * one statement, and the disabled-state changes of its webhooks in one write. The webhook rows that may change are locked first, in id order: an attempt row's insert
  * holds a foreign-key share lock on its webhook row, and two sets each holding one while waiting
  * to lock the row for their update would deadlock. Sets that loaded the same stale state then
  * decide from the current one, so a burst clears (or sets) a disable once, not once per set.
  */
-export async function recordDeliverySet(tx: Transaction, context: BookkeepingContext, delivered: readonly Delivered[]): Promise<void> {
+export async function recordDeliverySet(
+  tx: Transaction,
+  context: BookkeepingContext,
+  delivered: readonly Delivered[],
+  skipped: readonly LoadedDelivery[] = [],
+): Promise<void> {
   const { orgId } = context;
   const changing = verdicts(delivered);
   const current =
@@ -94,10 +106,12 @@ export async function recordDeliverySet(tx: Transaction, context: BookkeepingCon
     [orgId, delivered.map(attemptRow)] as never[],
     { prepare: true },
   );
+  const logRows = [...delivered.map((d) => attemptLogRow(d.delivery, d.outcome, context.sentAt)), ...skipped.map((d) => skippedLogRow(d, context.sentAt))];
+  await recordDeliveryLog(tx, orgId, logRows);
   const retries: Required<DeliveryItem>[] = [];
   for (const { delivery, outcome } of delivered) {
-    const next = nextAttempt(outcome, delivery.attempt);
-    if (next !== undefined) retries.push({ orgId, eventId: delivery.event.id, webhookId: delivery.webhookId, attempt: next });
+    const next = nextAttempt(outcome, delivery.attempt, delivery.firstAttempt);
+    if (next !== undefined) retries.push({ orgId, eventId: delivery.event.id, webhookId: delivery.webhookId, attempt: next, firstAttempt: delivery.firstAttempt });
   }
   if (retries.length) await enqueueJobs(tx, retryDeliveryJobs(retries, await runAtAfter(tx, RETRY_DELAY_MS)));
   const now = context.clock();

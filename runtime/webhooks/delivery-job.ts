@@ -19,8 +19,13 @@ export interface DeliveryItem {
   readonly orgId: number;
   readonly eventId: number;
   readonly webhookId: number;
-  /** Which of SPEC.md's 4 attempts this is; 1 when absent (jobs enqueued before retries were jobs). */
+  /** The attempt's number among all made of this delivery; 1 when absent (jobs enqueued before retries were jobs). */
   readonly attempt?: number;
+  /**
+   * The attempt a redelivery started at (runtime/webhooks/redelivery.ts): SPEC.md's 4 attempts
+   * count from it, and only an acknowledgement from it on makes the delivery done. 1 when absent.
+   */
+  readonly firstAttempt?: number;
 }
 
 function setJob(items: readonly Required<DeliveryItem>[], jobKey: string | undefined, runAt: Date | undefined): JobSpec {
@@ -30,7 +35,13 @@ function setJob(items: readonly Required<DeliveryItem>[], jobKey: string | undef
     task: DELIVER_WEBHOOK_TASK,
     // An array payload makes it one of graphile-worker's batch jobs: a job enqueued with the same
     // key while this one waits appends its items to this one's instead of replacing them.
-    payload: items.map(({ orgId, eventId, webhookId, attempt }) => ({ orgId, eventId, webhookId, attempt })),
+    payload: items.map(({ orgId, eventId, webhookId, attempt, firstAttempt }) => ({
+      orgId,
+      eventId,
+      webhookId,
+      attempt,
+      ...(firstAttempt > 1 && { firstAttempt }),
+    })),
     maxAttempts: DELIVERY_JOB_ATTEMPTS,
     ...(jobKey !== undefined && { jobKey }),
     priority: DELIVERY_PRIORITY,
@@ -45,12 +56,12 @@ function setJob(items: readonly Required<DeliveryItem>[], jobKey: string | undef
  * append to it (its key), so single-record writes are delivered in sets too, and no job grows
  * past DELIVERY_SET_SIZE items, however large a backlog gets.
  */
-export function firstDeliveryJobs(items: readonly Omit<DeliveryItem, 'attempt'>[]): JobSpec[] {
+export function firstDeliveryJobs(items: readonly Omit<DeliveryItem, 'attempt' | 'firstAttempt'>[]): JobSpec[] {
   const sets = new Map<string, Required<DeliveryItem>[]>();
   for (const item of items) {
     const key = `webhook:${item.orgId}:${item.webhookId}:${Math.floor(item.eventId / DELIVERY_SET_SIZE)}`;
     const set = sets.get(key);
-    const attempt = { ...item, attempt: 1 };
+    const attempt = { ...item, attempt: 1, firstAttempt: 1 };
     if (set) set.push(attempt);
     else sets.set(key, [attempt]);
   }
@@ -58,10 +69,10 @@ export function firstDeliveryJobs(items: readonly Omit<DeliveryItem, 'attempt'>[
 }
 
 /**
- * Later attempts of a set's deliveries, at `runAt`: already a set, so jobs without keys, of at
- * most DELIVERY_SET_SIZE items each per webhook.
+ * Later attempts of a set's deliveries, at `runAt` (now when unset: redeliveries): already a
+ * set, so jobs without keys, of at most DELIVERY_SET_SIZE items each per webhook.
  */
-export function retryDeliveryJobs(items: readonly Required<DeliveryItem>[], runAt: Date): JobSpec[] {
+export function retryDeliveryJobs(items: readonly Required<DeliveryItem>[], runAt?: Date): JobSpec[] {
   const byWebhook = new Map<string, Required<DeliveryItem>[]>();
   for (const item of items) {
     const key = `${item.orgId}:${item.webhookId}`;

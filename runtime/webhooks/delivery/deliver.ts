@@ -103,7 +103,10 @@ function trustOf(options: DeliveryOptions): string {
   return options.secureContext ? 'configured context' : options.ca !== undefined ? 'configured ca' : 'bundled roots';
 }
 
-/** The attempt to schedule RETRY_DELAY_MS after attempt `number`, when SPEC.md's rule allows one. */
-export function nextAttempt(outcome: DeliveryOutcome, number: number): number | undefined {
-  return outcome.kind === 'network-failure' && number < DELIVERY_ATTEMPTS ? number + 1 : undefined;
+/**
+ * The attempt to schedule RETRY_DELAY_MS after attempt `number`, when SPEC.md's rule allows one:
+ * DELIVERY_ATTEMPTS in all from `firstAttempt` (a redelivery's first; 1 for a first delivery).
+ */
+export function nextAttempt(outcome: DeliveryOutcome, number: number, firstAttempt = 1): number | undefined {
+  return outcome.kind === 'network-failure' && number - firstAttempt + 1 < DELIVERY_ATTEMPTS ? number + 1 : undefined;
 }

@@ -26,6 +26,7 @@ const OTHER = 'ada@example.org';
 const TABLES = {
   events: 'id',
   webhook_attempts: 'id',
+  webhook_deliveries: 'id',
   batches: 'id',
   batch_items: 'id',
   imports: 'id',
@@ -75,6 +76,8 @@ async function seed(orgId: number, address: string): Promise<{ storageKey: strin
   await sql`insert into webhook_attempts (org_id, webhook_id, event_id, attempt, status, error, latency_ms)
             values (${orgId}, ${webhook!.id}, ${event!.id}, 1, null, ${`receiver said: unknown ${address}`}, 5),
                    (${orgId}, ${webhook!.id}, ${event!.id}, 2, 500, 'timeout', 5)`;
+  await sql`insert into webhook_deliveries (org_id, webhook_id, event_id, job_id, event_name, state, attempts, error)
+            values (${orgId}, ${webhook!.id}, ${event!.id}, ${`${event!.id}-${webhook!.id}`}, 'prospect.destroyed', 'failed', 2, ${`receiver said: unknown ${address}`})`;
   const [batch] = await sql<{ id: string }[]>`
     insert into batches (org_id, action, state, payload, summary, actor)
     values (${orgId}, 'bulkUpsert', 'finished', ${json({ filter: { emails: address } })}, ${json({ failures: 1, fatal: `bad ${address}` })}, ${json({ type: 'user', id: 1 })})
