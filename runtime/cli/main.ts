@@ -225,7 +225,11 @@ function parseCommandLine(argv: string[]) {
 
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   // listen reads its own arguments: its --version takes a value (the payload version).
-  if (argv[0] === 'listen' && !argv.includes('--help') && !argv.includes('-h')) return listenCommand(readConfig(env), argv.slice(1));
+  if (argv[0] === 'listen') {
+    if (!argv.includes('--help') && !argv.includes('-h')) return listenCommand(readConfig(env), argv.slice(1));
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   const { values, positionals } = parseCommandLine(argv);
   // Asked for, help goes to standard output and is no failure; before the configuration is read,
   // so that it works whatever the environment holds.

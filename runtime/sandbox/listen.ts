@@ -193,6 +193,8 @@ export async function runListen(sql: postgres.Sql, options: ListenOptions & { ra
     // A custom object defined while listening: its events are deliverable too.
     if (rows.some((r) => !descriptors.has(r.resourceType) && !customObjects.has(r.resourceType))) customObjects = await customObjectNames(sql, options.orgId);
     for (const row of rows) {
+      // Stopping does not wait for the rest of a poll's events, each up to 4 attempts long.
+      if (stopped) break;
       if (!wanted(row, options, customObjects)) continue;
       const event = storedEvent(row);
       const at = new Date();
