@@ -20,6 +20,7 @@ import { MIGRATIONS_DIR, runMigrations } from '../db/migrate.js';
 import { createLogger } from '../logger.js';
 import { listMailMessages, showMailMessage } from '../mail/index.js';
 import { setOrgRateLimit } from '../ratelimit/index.js';
+import { parseListenArguments, runListen } from '../sandbox/index.js';
 import { startServer } from '../server.js';
 import { startWorker, workerOptionsFrom } from '../worker.js';
 import { logUnhandledErrors } from './unhandled-errors.js';
@@ -47,7 +48,9 @@ const USAGE = `usage:
   cadence app install --app GUID --org ID      prints the install id and a setup token (15 minutes)
   cadence app uninstall --app GUID --org ID
   cadence mail list --org ID [--limit N]       messages the local transport stored (no SMTP_URL), newest first
-  cadence mail show ID --org ID                one of them, with its whole MIME text`;
+  cadence mail show ID --org ID                one of them, with its whole MIME text
+  cadence listen --org ID --forward-to URL [--events prospect.*,mailing.opened] [--version 1|2] [--json]
+                    prints the org's events as they commit and POSTs each, signed, as its webhook delivery`;
 
 class UsageError extends Error {}
 
@@ -180,6 +183,12 @@ async function workerCommand(config: Config): Promise<void> {
   if (process.connected) process.disconnect();
 }
 
+/** `cadence listen` until SIGINT or SIGTERM, which end it with status 0. */
+async function listenCommand(config: Config, argv: string[]): Promise<void> {
+  const options = parseListenArguments(argv);
+  await withDatabase(config, (sql) => runListen(sql, options, { write: (line) => process.stdout.write(`${line}\n`) }, untilSignal()));
+}
+
 /** Reads the command line; a malformed one is a usage error, not a crash with a stack trace. */
 function parseCommandLine(argv: string[]) {
   try {
@@ -220,6 +229,12 @@ function parseCommandLine(argv: string[]) {
 }
 
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  // listen reads its own arguments: its --version takes a value (the payload version).
+  if (argv[0] === 'listen') {
+    if (!argv.includes('--help') && !argv.includes('-h')) return listenCommand(readConfig(env), argv.slice(1));
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   const { values, positionals } = parseCommandLine(argv);
   // Asked for, help goes to standard output and is no failure; before the configuration is read,
   // so that it works whatever the environment holds.
