@@ -20,6 +20,8 @@ import { MIGRATIONS_DIR, runMigrations } from '../db/migrate.js';
 import { createLogger } from '../logger.js';
 import { listMailMessages, showMailMessage } from '../mail/index.js';
 import { setOrgRateLimit } from '../ratelimit/index.js';
+import { backupCommand, restoreCommand } from '../backup/index.js';
+import { orgExportCommand, orgImportCommand } from '../org-transfer/index.js';
 import { startServer } from '../server.js';
 import { startWorker, workerOptionsFrom } from '../worker.js';
 import { logUnhandledErrors } from './unhandled-errors.js';
@@ -46,7 +48,11 @@ const USAGE = `usage:
   cadence app install --app GUID --org ID      prints the install id and a setup token (15 minutes)
   cadence app uninstall --app GUID --org ID
   cadence mail list --org ID [--limit N]       messages the local transport stored (no SMTP_URL), newest first
-  cadence mail show ID --org ID                one of them, with its whole MIME text`;
+  cadence mail show ID --org ID                one of them, with its whole MIME text
+  cadence backup --out FILE                    the whole database, as of one moment (gzip)
+  cadence restore --in FILE                    a backup, into an empty database
+  cadence org export --org ID --out FILE [--with-tokens]   one org's records (gzip NDJSON)
+  cadence org import --in FILE [--with-tokens]             them, as a new org`;
 
 class UsageError extends Error {}
 
@@ -203,6 +209,9 @@ function parseCommandLine(argv: string[]) {
         limit: { type: 'string' },
         'per-hour': { type: 'string' },
         default: { type: 'boolean' },
+        out: { type: 'string' },
+        in: { type: 'string' },
+        'with-tokens': { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -353,6 +362,28 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
         if (!message) throw new AdminError(`org ${orgId} has no mail message ${id}`);
         print(message);
       });
+    }
+    case 'backup':
+    case 'restore':
+    case 'org export':
+    case 'org import': {
+      const env = { DATABASE_URL: config.databaseUrl, CADENCE_DATA_DIR: config.dataDir };
+      const migrationsFolder = MIGRATIONS_DIR;
+      const withTokens = values['with-tokens'] ?? false;
+      if (command === 'backup')
+        return print(await backupCommand(env, { out: requiredString('out', values.out), cadenceVersion: await cadenceVersion(), migrationsFolder }));
+      if (command === 'restore') return print(await restoreCommand(env, { in: requiredString('in', values.in), migrationsFolder }));
+      if (command === 'org export') {
+        const options = {
+          orgId: positiveInteger('org', values.org),
+          out: requiredString('out', values.out),
+          withTokens,
+          cadenceVersion: await cadenceVersion(),
+          migrationsFolder,
+        };
+        return print(await orgExportCommand(env, options));
+      }
+      return print(await orgImportCommand(env, { in: requiredString('in', values.in), withTokens, migrationsFolder }));
     }
     default:
       throw new UsageError(`unknown command: ${command}`);
