@@ -13,7 +13,7 @@ import type { ImapConnect } from '../../runtime/mail/sync/index.js';
 import type { MailServerRule, TransportFactory } from '../../runtime/mail/index.js';
 import { HitBuffer } from '../../runtime/mail/tracking/index.js';
 import { RequestRateLimiter } from '../../runtime/ratelimit/index.js';
-import { createTestDatabase } from './database.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
 import { assertJsonApiDocument } from './jsonapi.js';
 
 export const MEDIA_TYPE = 'application/vnd.api+json';
@@ -80,10 +80,12 @@ export interface TestApiOptions {
   rateLimit?: { perHour: number; settleIntervalMs?: number };
   /** Serves the database of another test server, with an org of its own, instead of a new database (that server drops it). */
   databaseOf?: TestApi;
+  /** Serves this database (a restored or imported one), with an org of its own added, and drops it on close. */
+  database?: TestDatabase;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
-  const database = options.databaseOf ? { url: options.databaseOf.databaseUrl, drop: async () => {} } : await createTestDatabase();
+  const database = options.databaseOf ? { url: options.databaseOf.databaseUrl, drop: async () => {} } : (options.database ?? (await createTestDatabase()));
   const sql = connectDatabase(database.url, { max: options.poolSize ?? 4, ...(options.onQuery && { onQuery: options.onQuery }) });
   // TEST_LOG_LEVEL=error shows what the server logs, e.g. the cause of a 500.
   const log = options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
