@@ -1,7 +1,7 @@
 // The file format of backups and org exports: gzip'd lines, the first one a JSON manifest.
 import { once } from 'node:events';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -21,16 +21,26 @@ export interface ArchiveWriter {
 
 /**
  * Writes to `<path>.partial` and renames it at the end, so a failed or interrupted run never
- * leaves a file that looks complete.
+ * leaves a file that looks complete. The file is opened first: a path that cannot be written is
+ * an error before any work is done.
  */
-export function createArchive(path: string): ArchiveWriter {
+export async function createArchive(path: string): Promise<ArchiveWriter> {
   const partial = `${path}.partial`;
+  let file: FileHandle;
+  try {
+    file = await open(partial, 'w', 0o600);
+  } catch (error) {
+    throw new AdminError(`cannot write ${path}: ${(error as Error).message}`);
+  }
   const gzip = createGzip();
-  const written = pipeline(gzip, createWriteStream(partial, { mode: 0o600 }));
+  const written = pipeline(gzip, file.createWriteStream()).catch((error: Error) => {
+    throw new AdminError(`cannot write ${path}: ${error.message}`);
+  });
   // A failure shows up on the next write or at close; until then it must not be unhandled.
   written.catch(() => {});
   const write = async (chunk: string | Buffer) => {
-    if (!gzip.write(chunk)) await once(gzip, 'drain');
+    if (gzip.destroyed) await written;
+    if (!gzip.write(chunk)) await Promise.race([once(gzip, 'drain'), written]);
   };
   return {
     writeLine: (line) => write(`${line}\n`),

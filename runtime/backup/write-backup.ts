@@ -19,7 +19,7 @@ export interface BackupSummary {
  * Writers are not blocked; the copy sees none of their changes.
  */
 export async function writeBackup(sql: postgres.Sql, options: { out: string; cadenceVersion: string; migrationsFolder: string }): Promise<BackupSummary> {
-  const archive = createArchive(options.out);
+  const archive = await createArchive(options.out);
   try {
     const manifest = await sql.begin('isolation level repeatable read read only', async (tx) => {
       await bypassRowSecurity(tx);

@@ -367,12 +367,12 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
     case 'restore':
     case 'org export':
     case 'org import': {
-      const env = { DATABASE_URL: config.databaseUrl, CADENCE_DATA_DIR: config.dataDir };
+      const databaseEnv = { DATABASE_URL: config.databaseUrl, CADENCE_DATA_DIR: config.dataDir };
       const migrationsFolder = MIGRATIONS_DIR;
       const withTokens = values['with-tokens'] ?? false;
       if (command === 'backup')
-        return print(await backupCommand(env, { out: requiredString('out', values.out), cadenceVersion: await cadenceVersion(), migrationsFolder }));
-      if (command === 'restore') return print(await restoreCommand(env, { in: requiredString('in', values.in), migrationsFolder }));
+        return print(await backupCommand(databaseEnv, { out: requiredString('out', values.out), cadenceVersion: await cadenceVersion(), migrationsFolder }));
+      if (command === 'restore') return print(await restoreCommand(databaseEnv, { in: requiredString('in', values.in), migrationsFolder }));
       if (command === 'org export') {
         const options = {
           orgId: positiveInteger('org', values.org),
@@ -381,9 +381,9 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
           cadenceVersion: await cadenceVersion(),
           migrationsFolder,
         };
-        return print(await orgExportCommand(env, options));
+        return print(await orgExportCommand(databaseEnv, options));
       }
-      return print(await orgImportCommand(env, { in: requiredString('in', values.in), withTokens, migrationsFolder }));
+      return print(await orgImportCommand(databaseEnv, { in: requiredString('in', values.in), withTokens, migrationsFolder }));
     }
     default:
       throw new UsageError(`unknown command: ${command}`);

@@ -22,7 +22,7 @@ export async function writeOrgExport(
   sql: postgres.Sql,
   options: { orgId: number; out: string; withTokens: boolean; cadenceVersion: string; migrationsFolder: string },
 ): Promise<ExportSummary> {
-  const archive = createArchive(options.out);
+  const archive = await createArchive(options.out);
   try {
     const manifest = await sql.begin('isolation level repeatable read read only', async (tx) => {
       await bypassRowSecurity(tx);

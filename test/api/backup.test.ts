@@ -114,12 +114,15 @@ describe('backup and restore', () => {
     expect((await pendingSteps(restored)).has(populated.stateId)).toBe(false);
   }, 300_000);
 
-  it('refuses a file that is no backup, and a missing one, with a clear message', async () => {
+  it('refuses a missing file, a path it cannot write and a missing option, with a clear message', async () => {
     const empty = await createEmptyTestDatabase();
     try {
       const missing = await runCadence(empty.url, ['restore', '--in', join(folder, 'nothing-here.gz')]);
       expect(missing.code).toBe(2);
       expect(missing.stderr).toMatch(/^cadence: cannot read .*nothing-here\.gz: ENOENT/);
+      const unwritable = await runCadence(empty.url, ['backup', '--out', join(folder, 'no-such-folder', 'backup.gz')]);
+      expect(unwritable.code).toBe(2);
+      expect(unwritable.stderr).toMatch(/^cadence: cannot write .*no-such-folder\/backup\.gz: ENOENT/);
       const usage = await runCadence(empty.url, ['restore']);
       expect(usage.code).toBe(2);
       expect(usage.stderr).toMatch(/^cadence: --in is required\n/);
