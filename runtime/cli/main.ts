@@ -21,6 +21,8 @@ import { createLogger } from '../logger.js';
 import { listMailMessages, showMailMessage } from '../mail/index.js';
 import { setOrgRateLimit } from '../ratelimit/index.js';
 import { parseListenArguments, runListen } from '../sandbox/index.js';
+import { backupCommand, restoreCommand } from '../backup/index.js';
+import { orgExportCommand, orgImportCommand } from '../org-transfer/index.js';
 import { startServer } from '../server.js';
 import { startWorker, workerOptionsFrom } from '../worker.js';
 import { logUnhandledErrors } from './unhandled-errors.js';
@@ -49,6 +51,10 @@ const USAGE = `usage:
   cadence app uninstall --app GUID --org ID
   cadence mail list --org ID [--limit N]       messages the local transport stored (no SMTP_URL), newest first
   cadence mail show ID --org ID                one of them, with its whole MIME text
+  cadence backup --out FILE                    the whole database, as of one moment (gzip)
+  cadence restore --in FILE                    a backup, into an empty database
+  cadence org export --org ID --out FILE [--with-tokens]   one org's records (gzip NDJSON)
+  cadence org import --in FILE [--with-tokens]             them, as a new org
   cadence listen --org ID --forward-to URL [--events prospect.*,mailing.opened] [--version 1|2] [--json]
                     prints the org's events as they commit and POSTs each, signed, as its webhook delivery`;
 
@@ -217,6 +223,9 @@ function parseCommandLine(argv: string[]) {
         limit: { type: 'string' },
         'per-hour': { type: 'string' },
         default: { type: 'boolean' },
+        out: { type: 'string' },
+        in: { type: 'string' },
+        'with-tokens': { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -373,6 +382,28 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
         if (!message) throw new AdminError(`org ${orgId} has no mail message ${id}`);
         print(message);
       });
+    }
+    case 'backup':
+    case 'restore':
+    case 'org export':
+    case 'org import': {
+      const databaseEnv = { DATABASE_URL: config.databaseUrl, CADENCE_DATA_DIR: config.dataDir };
+      const migrationsFolder = MIGRATIONS_DIR;
+      const withTokens = values['with-tokens'] ?? false;
+      if (command === 'backup')
+        return print(await backupCommand(databaseEnv, { out: requiredString('out', values.out), cadenceVersion: await cadenceVersion(), migrationsFolder }));
+      if (command === 'restore') return print(await restoreCommand(databaseEnv, { in: requiredString('in', values.in), migrationsFolder }));
+      if (command === 'org export') {
+        const options = {
+          orgId: positiveInteger('org', values.org),
+          out: requiredString('out', values.out),
+          withTokens,
+          cadenceVersion: await cadenceVersion(),
+          migrationsFolder,
+        };
+        return print(await orgExportCommand(databaseEnv, options));
+      }
+      return print(await orgImportCommand(databaseEnv, { in: requiredString('in', values.in), withTokens, migrationsFolder }));
     }
     default:
       throw new UsageError(`unknown command: ${command}`);

@@ -14,7 +14,7 @@ import type { MailServerRule, TransportFactory } from '../../runtime/mail/index.
 import { HitBuffer } from '../../runtime/mail/tracking/index.js';
 import { createMetricsRegistry, observePool } from '../../runtime/metrics/index.js';
 import { RequestRateLimiter } from '../../runtime/ratelimit/index.js';
-import { createTestDatabase } from './database.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
 import { assertJsonApiDocument } from './jsonapi.js';
 
 export const MEDIA_TYPE = 'application/vnd.api+json';
@@ -83,10 +83,12 @@ export interface TestApiOptions {
   databaseOf?: TestApi;
   /** Serves GET /metrics (runtime/metrics), behind METRICS_TOKEN `token` when given; no /metrics by default. */
   metrics?: { token?: string };
+  /** Serves this database (a restored or imported one), with an org of its own added, and drops it on close. */
+  database?: TestDatabase;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
-  const database = options.databaseOf ? { url: options.databaseOf.databaseUrl, drop: async () => {} } : await createTestDatabase();
+  const database = options.databaseOf ? { url: options.databaseOf.databaseUrl, drop: async () => {} } : (options.database ?? (await createTestDatabase()));
   const sql = connectDatabase(database.url, { max: options.poolSize ?? 4, ...(options.onQuery && { onQuery: options.onQuery }) });
   // TEST_LOG_LEVEL=error shows what the server logs, e.g. the cause of a 500.
   const log = options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });

@@ -37,6 +37,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const template = inject('templateDatabase');
   const name = `${cloneDatabasePrefix(template)}${randomBytes(4).toString('hex')}`;
   await withAdminConnection(adminUrl, (admin) => cloneWithRetry(admin, name, template));
+  return testDatabaseNamed(adminUrl, name);
+}
+
+function testDatabaseNamed(adminUrl: string, name: string): TestDatabase {
   return {
     url: withDatabase(adminUrl, name),
     drop: () =>
@@ -44,6 +48,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
         await admin`drop database if exists ${admin(name)} with (force)`;
       }),
   };
+}
+
+/** A database with nothing in it, not even the migrations (a restore's target), on the test server. */
+export async function createEmptyTestDatabase(): Promise<TestDatabase> {
+  const adminUrl = inject('databaseAdminUrl');
+  const name = `${cloneDatabasePrefix(inject('templateDatabase'))}${randomBytes(4).toString('hex')}`;
+  await withAdminConnection(adminUrl, (admin) => admin`create database ${admin(name)} template template0`);
+  return testDatabaseNamed(adminUrl, name);
 }
 
 type AdminConnection = ReturnType<typeof connectDatabase>;
