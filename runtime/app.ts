@@ -64,6 +64,8 @@ export interface AppDependencies {
    * builds it stops it when the server closes.
    */
   readonly rateLimiter?: RequestRateLimiter;
+  /** True once the process is shutting down: /readyz then answers 503 at once (http/drain.ts). */
+  readonly shuttingDown?: () => boolean;
 }
 
 /**
@@ -115,7 +117,15 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   const servedOpenApiText = JSON.stringify(servedOpenApi);
 
   // Mounted ahead of the request log: balancers ask every few seconds, and each answer is alike.
-  app.route('/', healthRoutes({ sql: deps.sql, migrationsFolder: deps.migrationsFolder ?? MIGRATIONS_DIR, log: deps.log }));
+  app.route(
+    '/',
+    healthRoutes({
+      sql: deps.sql,
+      migrationsFolder: deps.migrationsFolder ?? MIGRATIONS_DIR,
+      log: deps.log,
+      ...(deps.shuttingDown && { shuttingDown: deps.shuttingDown }),
+    }),
+  );
 
   app.use('*', async function requestContext(c, next) {
     const incoming = c.req.header('x-request-id');
