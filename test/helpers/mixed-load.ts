@@ -45,7 +45,9 @@ async function send(base: string, method: string, path: string, token: string, b
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
   const text = await response.text();
-  return { status: response.status, body: text === '' ? null : JSON.parse(text) };
+  // A balancer's own error pages are HTML: kept as text, to show in the error.
+  const json = response.headers.get('content-type')?.includes('json') && text !== '';
+  return { status: response.status, body: json ? JSON.parse(text) : text.slice(0, 80) || null };
 }
 
 export async function runLoadClient(client: LoadClient, tally: LoadTally): Promise<void> {
@@ -61,7 +63,7 @@ export async function runLoadClient(client: LoadClient, tally: LoadTally): Promi
       try {
         const answer = await send(base, method, path, org.token, body);
         if (answer.status === expected) return answer;
-        tally.errors.push(`${label}: ${answer.status} ${JSON.stringify(answer.body?.errors?.[0] ?? null)}`);
+        tally.errors.push(`${label}: ${answer.status} ${JSON.stringify(answer.body?.errors?.[0] ?? answer.body)}`);
       } catch (error) {
         tally.errors.push(`${label}: ${(error as Error).message} (${String((error as { cause?: unknown }).cause)})`);
       }
