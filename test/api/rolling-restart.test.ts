@@ -69,7 +69,7 @@ afterAll(async () => {
 /** SIGTERM, checks the drain from outside the balancer, waits for exit 0, starts it again. */
 async function restart(name: string): Promise<void> {
   const process = running.get(name)!;
-  process.stop();
+  const stopping = process.stop();
   // At once: not ready, while requests are still answered, each closing its connection.
   const readyz = await until(`${name}'s /readyz to answer 503`, async () => {
     const response = await direct(name, '/readyz');
@@ -81,7 +81,7 @@ async function restart(name: string): Promise<void> {
   await served.arrayBuffer();
   expect([served.status, served.headers.get('connection')]).toEqual([200, 'close']);
   await statusIs(name, 'DOWN');
-  const stopped = await process.exited();
+  const stopped = await stopping;
   expect(stopped.code, stopped.stderr).toBe(0);
   await serve(name);
   await statusIs(name, 'UP');
