@@ -84,7 +84,7 @@ beforeAll(async () => {
   bouncer = await startPgBouncer(api.databaseUrl, { poolSize: 4 });
   bases = await Promise.all([serveThroughPgBouncer(), serveThroughPgBouncer()]);
   await workers.start();
-}, 120_000);
+}, 180_000);
 afterAll(async () => {
   for (const server of servers) await server.stop();
   await workers.stopAll();
@@ -93,7 +93,7 @@ afterAll(async () => {
 });
 
 describe('behind PgBouncer in transaction pooling mode', () => {
-  it(`${CLIENTS} clients' mixed load across two processes: no errors, no foreign rows, rate-limit counts shared, jobs processed`, async () => {
+  it(`${CLIENTS} clients' mixed load across two processes: no errors, no foreign rows, rate-limit counts shared, jobs processed`, { timeout: 180_000 }, async () => {
     const pooledBefore = await bouncer.stats();
     const tally = newTally();
     const batches = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => bulkUpsert(bases[i % 2]!, orgs[i % orgs.length]!, i)));

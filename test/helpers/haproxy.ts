@@ -9,7 +9,7 @@ import { until } from './wait.js';
 
 /**
  * A real HAProxy (Debian's) in front of Cadence processes on 127.0.0.1: its own configuration in a
- * temporary folder, a free port, health checks on /readyz every 200 ms (one failed check takes a
+ * temporary folder, a free port, health checks on /readyz every 200 ms (three failed checks take a
  * server out, one good one puts it back), and connection failures retried on another server.
  * This is the configuration README's "Behind a load balancer: restarts" describes.
  */
@@ -56,7 +56,8 @@ export function haproxyConfig(port: number, statsSocket: string, backends: reado
     '  balance roundrobin',
     '  option httpchk GET /readyz',
     '  http-check expect status 200',
-    '  default-server inter 200ms fall 1 rise 1',
+    // Three failed checks take a server out: one slow answer of a busy server does not.
+    '  default-server inter 200ms fall 3 rise 1',
     ...backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check`),
     '',
   ].join('\n');

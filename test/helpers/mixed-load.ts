@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CreatedOrg } from '../../runtime/admin/index.js';
 import { MEDIA_TYPE } from './api.js';
 
@@ -31,6 +32,8 @@ export interface LoadClient {
   readonly base: (n: number) => string;
   /** Whether to make the n-th request: a fixed number of steps, or until the test says stop. */
   readonly more: (n: number) => boolean;
+  /** A pause after each request, for a steady load rather than as many requests as the machine can take. */
+  readonly pauseMs?: number;
 }
 
 interface Answer {
@@ -85,5 +88,6 @@ export async function runLoadClient(client: LoadClient, tally: LoadTally): Promi
       const id = created[step % created.length]!;
       await request('update', 'PATCH', `/api/v2/prospects/${id}`, 200, { data: { type: 'prospect', id: String(id), attributes: { title: `step ${step}` } } });
     }
+    if (client.pauseMs) await sleep(client.pauseMs);
   }
 }
