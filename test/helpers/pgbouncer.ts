@@ -70,7 +70,8 @@ export async function startPgBouncer(upstreamUrl: string, options: { poolSize: n
   const admin = postgres(url.replace(/\/[^/]*$/, '/pgbouncer'), { max: 1, fetch_types: false, onnotice: () => {} });
   const stop = async () => {
     await admin.end({ timeout: 1 });
-    if (child.exitCode === null) child.kill('SIGINT');
+    // SIGTERM is 1.18's immediate shutdown; SIGINT would wait for every client to disconnect.
+    if (child.exitCode === null) child.kill('SIGTERM');
     await exited;
     await rm(dir, { recursive: true, force: true });
   };
