@@ -16,7 +16,8 @@ import { until } from '../helpers/wait.js';
  * what is in flight and exits 0: not one request of the load may fail.
  *
  * HAProxy here does not retry refused connections, so the drain alone must do it: with
- * SHUTDOWN_DRAIN_SECONDS=0 (and the direct checks of the drain left out) a run of this test saw
+ * SHUTDOWN_DRAIN_SECONDS=0 (and the direct checks of the drain left out) a run of an earlier form
+ * of this test (fall 1, an unpaced load) saw
  * 2 of 693 requests fail with HAProxy's 503, sent to a process that had just stopped listening.
  */
 
