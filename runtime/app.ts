@@ -70,6 +70,8 @@ export interface AppDependencies {
    * serves it, behind config.metricsToken when set. None: no /metrics.
    */
   readonly metrics?: Registry;
+  /** True once the process is shutting down: /readyz then answers 503 at once (http/drain.ts). */
+  readonly shuttingDown?: () => boolean;
 }
 
 /**
@@ -127,7 +129,15 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   }
 
   // Mounted ahead of the request log: balancers ask every few seconds, and each answer is alike.
-  app.route('/', healthRoutes({ sql: deps.sql, migrationsFolder: deps.migrationsFolder ?? MIGRATIONS_DIR, log: deps.log }));
+  app.route(
+    '/',
+    healthRoutes({
+      sql: deps.sql,
+      migrationsFolder: deps.migrationsFolder ?? MIGRATIONS_DIR,
+      log: deps.log,
+      ...(deps.shuttingDown && { shuttingDown: deps.shuttingDown }),
+    }),
+  );
 
   app.use('*', async function requestContext(c, next) {
     const incoming = c.req.header('x-request-id');

@@ -1,3 +1,5 @@
+import { isPoolMode, POOL_MODES, type PoolMode } from './db/pool-mode.js';
+
 /** Configuration, read once from the environment at start and passed to whatever needs it. */
 export interface Config {
   readonly port: number;
@@ -7,6 +9,15 @@ export interface Config {
   readonly dataDir: string;
   /** DATABASE_POOL_SIZE: connections `serve` keeps to PostgreSQL at most. */
   readonly databasePoolSize: number;
+  /**
+   * DATABASE_POOL_URL: a connection pooler (PgBouncer) that `serve` sends its requests' queries
+   * through; migrations and workers keep DATABASE_URL, a direct connection. Unset: DATABASE_URL.
+   */
+  readonly databasePoolUrl: string | undefined;
+  /** DATABASE_POOL_MODE: how the pooler at DATABASE_POOL_URL pools (db/client.ts); `session` also for a direct connection. */
+  readonly databasePoolMode: PoolMode;
+  /** SHUTDOWN_DRAIN_SECONDS: after SIGTERM, how long `serve` still answers (with /readyz 503) before it stops listening. */
+  readonly shutdownDrainMs: number;
   /** Base of every URL in responses, e.g. https://api.example.com; unset: each request's origin. */
   readonly publicBaseUrl: string | undefined;
   readonly maxBodyBytes: number;
@@ -49,6 +60,28 @@ export interface Config {
   readonly metricsToken: string | undefined;
 }
 
+function poolMode(env: NodeJS.ProcessEnv): PoolMode {
+  const text = env.DATABASE_POOL_MODE || 'session';
+  if (!isPoolMode(text)) throw new Error(`DATABASE_POOL_MODE must be one of ${POOL_MODES.join(', ')}, not "${text}"`);
+  return text;
+}
+
+/**
+ * The pooler URL and its mode. Migrations (a session-level advisory lock) and workers
+ * (graphile-worker's LISTEN) need a session, so a transaction pooler is only ever the API's, with
+ * DATABASE_URL still the direct way in.
+ */
+function poolSettings(env: NodeJS.ProcessEnv): Pick<Config, 'databasePoolUrl' | 'databasePoolMode'> {
+  const databasePoolUrl = env.DATABASE_POOL_URL || undefined;
+  const databasePoolMode = poolMode(env);
+  if (databasePoolUrl && !env.DATABASE_URL)
+    throw new Error('DATABASE_POOL_URL needs DATABASE_URL too: a direct connection to the same database, for migrations and workers');
+  if (databasePoolMode === 'transaction' && !databasePoolUrl) {
+    throw new Error('DATABASE_POOL_MODE=transaction needs DATABASE_POOL_URL (the pooler); DATABASE_URL stays a direct connection, for migrations and workers');
+  }
+  return { databasePoolUrl, databasePoolMode };
+}
+
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const text = env[name];
   if (text === undefined || text === '') return fallback;
@@ -74,6 +107,9 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.CADENCE_DATA_DIR || '.data',
     databasePoolSize: positiveInteger(env, 'DATABASE_POOL_SIZE', 10),
+    ...poolSettings(env),
+    // A lone process has no balancer to drain: it stops listening at once unless told otherwise.
+    shutdownDrainMs: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 0) * 1000,
     publicBaseUrl: env.PUBLIC_BASE_URL || undefined,
     // Bulk upsert requests may be up to 2 MB (SPEC.md's limits); nothing else needs more.
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 2 * 1024 * 1024),

@@ -8,6 +8,7 @@ import { connectDatabase } from './db/client.js';
 import { resolveDatabase } from './db/database-url.js';
 import { MIGRATIONS_DIR, runMigrations } from './db/migrate.js';
 import { loadCursorSecret, loadTrackingSecret } from './db/settings.js';
+import { closeConnectionsWhileDraining, drainAndClose, ShutdownState } from './http/drain.js';
 import { listen } from './http/listen.js';
 import { superviseWorker, type SupervisedWorker } from './jobs/supervisor.js';
 import { HitBuffer } from './mail/tracking/index.js';
@@ -30,7 +31,9 @@ export interface RunningServer {
 export async function startServer(config: Config, log: Logger, env: NodeJS.ProcessEnv): Promise<RunningServer> {
   const database = await resolveDatabase({ DATABASE_URL: config.databaseUrl, CADENCE_DATA_DIR: config.dataDir }, (line) => log.debug({ component: 'postgres' }, line));
   await runMigrations(database.url, MIGRATIONS_DIR);
-  const sql = connectDatabase(database.url, { max: config.databasePoolSize });
+  // Requests may go through a pooler (DATABASE_POOL_URL); migrations and the worker go direct.
+  const sql = connectDatabase(config.databasePoolUrl ?? database.url, { max: config.databasePoolSize, poolMode: config.databasePoolMode });
+  const shutdown = new ShutdownState();
   // RATE_LIMIT_PER_HOUR=0 turns request rate limits off.
   const rateLimiter = config.rateLimitPerHour > 0 ? new RequestRateLimiter({ sql, log, perHour: config.rateLimitPerHour, clock: () => new Date() }) : undefined;
   const trackingHits = new HitBuffer({ sql, log });
@@ -42,11 +45,13 @@ export async function startServer(config: Config, log: Logger, env: NodeJS.Proce
     trackingHits,
     config,
     log,
+    shuttingDown: () => shutdown.draining,
     cursorSecret: await loadCursorSecret(sql),
     trackingSecret: await loadTrackingSecret(sql),
     ...(rateLimiter && { rateLimiter }),
   });
   const server: ServerType = await listen(app.fetch, { port: config.port, hostname: config.host });
+  closeConnectionsWhileDraining(server as Server, shutdown);
   // Once serving: a server that cannot start leaves no worker behind.
   const worker: SupervisedWorker | undefined = config.superviseWorker ? superviseWorker({ env: { ...env, DATABASE_URL: database.url }, log }) : undefined;
   const address = server.address() as AddressInfo;
@@ -55,14 +60,10 @@ export async function startServer(config: Config, log: Logger, env: NodeJS.Proce
   return {
     url,
     async close() {
-      // Keep-alive connections would hold close() open forever; in-flight requests get a grace period.
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      (server as Server).closeIdleConnections();
-      const force = setTimeout(() => (server as Server).closeAllConnections(), CLOSE_GRACE_MS);
+      const drained = drainAndClose(server as Server, shutdown, { drainMs: config.shutdownDrainMs, graceMs: CLOSE_GRACE_MS, log });
       // The worker finishes its running jobs meanwhile; the database outlives both.
       const workerStopped = worker?.stop();
-      await closed;
-      clearTimeout(force);
+      await drained;
       // After the last request: what they admitted, and the hits they answered, reach PostgreSQL before the pool closes.
       await rateLimiter?.stop();
       await trackingHits.stop();

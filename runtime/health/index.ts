@@ -17,11 +17,14 @@ export interface HealthOptions {
   /** The migrations this process expects applied (MIGRATIONS_DIR). */
   readonly migrationsFolder: string;
   readonly log: Logger;
+  /** True once the process is shutting down; never when not given. */
+  readonly shuttingDown?: () => boolean;
 }
 
 /**
  * /healthz: the process is up and answering HTTP. /readyz: it can serve, meaning the database
- * answers and has every migration this code expects, Cadence's and graphile-worker's.
+ * answers and has every migration this code expects, Cadence's and graphile-worker's, and the
+ * process is not shutting down.
  */
 export function healthRoutes(options: HealthOptions): Hono<ApiEnv> {
   const expected = expectedMigrations(options.migrationsFolder);
@@ -40,8 +43,10 @@ function notReady(detail: string): ApiError {
   return new ApiError(503, serviceUnavailable('notReady', detail).errors, NO_STORE);
 }
 
-/** Throws a 503 saying why the process cannot serve yet. */
+/** Throws a 503 saying why the process cannot serve (yet, or any more). */
 async function checkReady(options: HealthOptions, expected: ExpectedMigrations): Promise<void> {
+  // Without asking the database: a balancer should stop sending requests here at its next check.
+  if (options.shuttingDown?.()) throw notReady('the process is shutting down');
   let status;
   try {
     status = await withinTime(migrationStatus(options.sql, expected), READY_TIMEOUT_MS);

@@ -24,5 +24,19 @@ export function ensureDebianProgram(program: string, debianPackage: string, over
   const install = 'if [ ! -e "$1" ]; then apt-get update -qq && apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=600 "$2"; fi';
   execFileSync('flock', [INSTALL_LOCK, 'sh', '-c', install, 'install', program, debianPackage], { env, stdio: 'inherit' });
   if (!existsSync(program)) throw new Error(`apt-get installed ${debianPackage}, but ${program} is still missing`);
+  stopSystemService(debianPackage);
   return program;
+}
+
+/**
+ * Where installing started the package's own service (no policy-rc.d to stop it), it is stopped:
+ * it would hold the standard port, and tests run instances of their own. Best effort: where
+ * nothing started it, there is nothing to stop.
+ */
+function stopSystemService(name: string): void {
+  try {
+    execFileSync('service', [name, 'stop'], { stdio: 'ignore' });
+  } catch {
+    // No service command, no such service, or it was not running.
+  }
 }
