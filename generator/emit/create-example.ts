@@ -38,8 +38,8 @@ function sampleOf(a: AttributeModel): unknown {
 /** Undefined for a resource that cannot be created through JSON:API. */
 export function createExampleOf(resource: ResourceModel): JsonSchema | undefined {
   if (!resource.operations.create || resource.createBody) return undefined;
-  const attributes = resource.attributes.filter((a) => !a.readOnly && (a.required || a.examples !== undefined)).map((a) => [a.name, sampleOf(a)]);
-  const relationships = resource.relationships.flatMap((r) => {
+  const attributes = resource.attributes.filter((a) => !a.readOnly && (a.required || a.examples !== undefined)).map((a): [string, unknown] => [a.name, sampleOf(a)]);
+  const relationships = resource.relationships.flatMap((r): [string, unknown][] => {
     if (r.kind === 'toMany' || !r.required || !r.writableOnCreate) return [];
     const target = r.kind === 'toOne' ? r.target : r.targets[0]!;
     return [[r.name, { data: { type: target, id: 1 } }]];
