@@ -7,9 +7,13 @@ import type { AttributeFormat, AttributeModel, ResourceModel, ScalarType } from 
  * values for (`examples`), and each required relationship, pointing at record 1.
  */
 
+/**
+ * Dates have no sample: generated files hold no date (a test keeps build dates out), and the
+ * schema beside the example gives the format.
+ */
 const FORMAT_SAMPLES: Readonly<Record<AttributeFormat, unknown>> = {
-  'date-time': '2026-01-15T09:30:00Z',
-  date: '2026-01-15',
+  'date-time': undefined,
+  date: undefined,
   email: 'ada@example.com',
   uri: 'https://example.com/',
   html: '<p>Hello</p>',
@@ -29,7 +33,8 @@ function sampleOf(a: AttributeModel): unknown {
   if (a.enum !== undefined) return a.enum[0];
   if (a.type === 'array') {
     const item = a.items!;
-    return [item.format !== undefined ? FORMAT_SAMPLES[item.format] : typeSample(item.type, a.name, undefined)];
+    const sample = item.format !== undefined ? FORMAT_SAMPLES[item.format] : typeSample(item.type, a.name, undefined);
+    return sample === undefined ? undefined : [sample];
   }
   if (a.format !== undefined) return FORMAT_SAMPLES[a.format];
   return typeSample(a.type, a.name, a.minimum);
@@ -38,7 +43,10 @@ function sampleOf(a: AttributeModel): unknown {
 /** Undefined for a resource that cannot be created through JSON:API. */
 export function createExampleOf(resource: ResourceModel): JsonSchema | undefined {
   if (!resource.operations.create || resource.createBody) return undefined;
-  const attributes = resource.attributes.filter((a) => !a.readOnly && (a.required || a.examples !== undefined)).map((a): [string, unknown] => [a.name, sampleOf(a)]);
+  const attributes = resource.attributes
+    .filter((a) => !a.readOnly && (a.required || a.examples !== undefined))
+    .map((a): [string, unknown] => [a.name, sampleOf(a)])
+    .filter(([, sample]) => sample !== undefined);
   const relationships = resource.relationships.flatMap((r): [string, unknown][] => {
     if (r.kind === 'toMany' || !r.required || !r.writableOnCreate) return [];
     const target = r.kind === 'toOne' ? r.target : r.targets[0]!;
