@@ -21,6 +21,8 @@ export interface AttributeModel {
   readonly pattern?: string;
   readonly maxItems?: number;
   readonly default?: unknown;
+  /** Sample values for readers (the schema's `examples`): the OpenAPI document's example create bodies start from the first. */
+  readonly examples?: readonly unknown[];
   readonly filterable: boolean;
   readonly sortable: boolean;
   readonly readOnly: boolean;

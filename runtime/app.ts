@@ -11,6 +11,7 @@ import { bearerAuthentication, bearerToken, lookupToken, TokenCache } from './au
 import { allowanceOptions, isUpsertPath, mountBulkRoutes } from './bulk/index.js';
 import { mountComplianceRequestRoute } from './compliance/index.js';
 import { mountDefinitionRoutes } from './custom-objects/definitions-api.js';
+import { docsRoutes } from './docs/index.js';
 import { CustomObjectRegistry, mountCustomObjectRoutes } from './custom-objects/registry.js';
 import { withCustomObjectsOpenApi } from './custom-objects/served-openapi.js';
 import { withCustomObjects } from './custom-objects/served-schema.js';
@@ -151,6 +152,8 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
     await next();
     log.info({ method: c.req.method, path: loggablePath(c.req.path), status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
   });
+  // The start page and the API reference, for people with a browser; no token.
+  app.route('/', docsRoutes());
   const limitBody = bodyLimit({
     maxSize: deps.config.maxBodyBytes,
     onError: () => {

@@ -1,6 +1,7 @@
 import { openApiDocument, type JsonSchema, type OpenApiAttribute, type OpenApiResource } from '../../runtime/openapi/index.js';
 import type { AttributeModel, ResourceModel, SchemaModel } from '../model.js';
 import { attributeValueSchema } from './body-schemas.js';
+import { createExampleOf } from './create-example.js';
 
 /**
  * generated/openapi.json: the OpenAPI 3.1 document of the standard resources, built by the
@@ -27,6 +28,7 @@ function attributeOf(a: AttributeModel): OpenApiAttribute {
       ...attributeValueSchema(a),
       ...(a.format === 'html' && { contentMediaType: 'text/html' }),
       ...(a.default !== undefined && { default: a.default }),
+      ...(a.examples !== undefined && { examples: a.examples }),
       ...(a.description !== undefined && { description: a.description }),
     },
     ...(rendered && { rendered }),
@@ -40,6 +42,7 @@ function attributeOf(a: AttributeModel): OpenApiAttribute {
 }
 
 export function openApiResourceOf(resource: ResourceModel): OpenApiResource {
+  const createExample = createExampleOf(resource);
   return {
     type: resource.type,
     collection: resource.collection,
@@ -51,6 +54,7 @@ export function openApiResourceOf(resource: ResourceModel): OpenApiResource {
     actions: resource.actions,
     collectionActions: resource.collectionActions,
     ...(resource.createBody && { createBody: resource.createBody }),
+    ...(createExample && { createExample }),
   };
 }
 

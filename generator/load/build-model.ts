@@ -23,6 +23,7 @@ interface RawDefinition {
   pattern?: string;
   maxItems?: number;
   default?: unknown;
+  examples?: unknown[];
   filterable?: boolean;
   sortable?: boolean;
   readOnly?: boolean;
@@ -160,6 +161,7 @@ function attributeOf(file: string, name: string, d: RawDefinition, all: Record<s
     ...(d.pattern !== undefined && { pattern: d.pattern }),
     ...(d.maxItems !== undefined && { maxItems: d.maxItems }),
     ...(d.default !== undefined && { default: d.default }),
+    ...(d.examples !== undefined && { examples: d.examples }),
     filterable: d.filterable ?? false,
     sortable: d.sortable ?? false,
     readOnly: d.readOnly ?? false,

@@ -76,8 +76,8 @@ function security(scopes: readonly string[]): JsonSchema[] {
   return [{ bearerAuth: [] }, { oauth2: [...new Set(scopes)].sort() }];
 }
 
-function requestBody(schema: JsonSchema): JsonSchema {
-  const content = { schema };
+function requestBody(schema: JsonSchema, example?: JsonSchema): JsonSchema {
+  const content = { schema, ...(example && { example }) };
   return { required: true, content: { [MEDIA_TYPE]: content, 'application/json': content } };
 }
 
@@ -158,7 +158,7 @@ function createOperation(resource: OpenApiResource, context: PathContext): JsonS
     tags: [type],
     security: security([`${scope}.write`]),
     parameters: writeParameters(context.parameters, resource),
-    requestBody: requestBody(schemaRef(schemaNames.create(type))),
+    requestBody: requestBody(schemaRef(schemaNames.create(type)), resource.createExample),
     responses: {
       '201': {
         description: `The ${type} created.`,

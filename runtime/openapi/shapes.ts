@@ -41,6 +41,8 @@ export interface OpenApiResource {
   readonly operations: OperationsDescriptor;
   readonly actions: readonly ActionDescriptor[];
   readonly collectionActions: readonly ActionDescriptor[];
+  /** A create body for readers to copy (the generator's, from the schema's sample values); none for custom objects. */
+  readonly createExample?: JsonSchema;
   /** A create that is no JSON:API create (schema `x-createBody`): what it takes and answers. */
   readonly createBody?: {
     readonly attributes: Readonly<Record<string, JsonSchema>>;
