@@ -20,6 +20,8 @@ import { MIGRATIONS_DIR, runMigrations } from '../db/migrate.js';
 import { createLogger } from '../logger.js';
 import { listMailMessages, showMailMessage } from '../mail/index.js';
 import { setOrgRateLimit } from '../ratelimit/index.js';
+import { triggerEvent, triggerRecipes } from '../sandbox/index.js';
+import { standardRecordWriter } from '../behaviours/standard-writer.js';
 import { startServer } from '../server.js';
 import { startWorker, workerOptionsFrom } from '../worker.js';
 import { logUnhandledErrors } from './unhandled-errors.js';
@@ -46,7 +48,8 @@ const USAGE = `usage:
   cadence app install --app GUID --org ID      prints the install id and a setup token (15 minutes)
   cadence app uninstall --app GUID --org ID
   cadence mail list --org ID [--limit N]       messages the local transport stored (no SMTP_URL), newest first
-  cadence mail show ID --org ID                one of them, with its whole MIME text`;
+  cadence mail show ID --org ID                one of them, with its whole MIME text
+  cadence trigger EVENT --org ID               makes the records that fire EVENT (e.g. prospect.created); --list names them all`;
 
 class UsageError extends Error {}
 
@@ -203,6 +206,7 @@ function parseCommandLine(argv: string[]) {
         limit: { type: 'string' },
         'per-hour': { type: 'string' },
         default: { type: 'boolean' },
+        list: { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -227,8 +231,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
     return;
   }
   const config = readConfig(env);
-  // `mail show <id>` takes the message's id as an argument of its own.
-  const command = positionals[0] === 'mail' && positionals[1] === 'show' ? 'mail show' : positionals.join(' ');
+  // `mail show <id>` and `trigger <event>` take an argument of their own.
+  const command = positionals[0] === 'mail' && positionals[1] === 'show' ? 'mail show' : positionals[0] === 'trigger' ? 'trigger' : positionals.join(' ');
   switch (command) {
     case 'serve':
       return serveCommand(config);
@@ -353,6 +357,14 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
         if (!message) throw new AdminError(`org ${orgId} has no mail message ${id}`);
         print(message);
       });
+    }
+    case 'trigger': {
+      if (values.list) return print({ events: [...triggerRecipes(descriptors).keys()] });
+      const orgId = positiveInteger('org', values.org);
+      if (positionals.length !== 2)
+        throw new UsageError('trigger takes one event name, e.g. cadence trigger prospect.created --org 1 (cadence trigger --list names them all)');
+      const event = positionals[1]!;
+      return withDatabase(config, async (sql) => print(await triggerEvent({ sql, writer: standardRecordWriter(() => new Date()), descriptors }, orgId, event)));
     }
     default:
       throw new UsageError(`unknown command: ${command}`);

@@ -1,0 +1,7 @@
+/**
+ * Cadence as a local sandbox for integrations: `cadence trigger` makes the records that fire a
+ * webhook event, `cadence sandbox init|seed` writes realistic sample data, `cadence org reset`
+ * empties an org but its users and tokens. Everything is written through the record writer.
+ */
+export { triggerEvent, triggerRecipes, type TriggerDependencies, type TriggerResult } from './trigger.js';
+export type { MadeRecord } from './writes.js';
