@@ -20,7 +20,7 @@ import { MIGRATIONS_DIR, runMigrations } from '../db/migrate.js';
 import { createLogger } from '../logger.js';
 import { listMailMessages, showMailMessage } from '../mail/index.js';
 import { setOrgRateLimit } from '../ratelimit/index.js';
-import { triggerEvent, triggerRecipes } from '../sandbox/index.js';
+import { DEFAULT_PROSPECTS, MAX_PROSPECTS, seedOrg, triggerEvent, triggerRecipes } from '../sandbox/index.js';
 import { standardRecordWriter } from '../behaviours/standard-writer.js';
 import { startServer } from '../server.js';
 import { startWorker, workerOptionsFrom } from '../worker.js';
@@ -49,7 +49,9 @@ const USAGE = `usage:
   cadence app uninstall --app GUID --org ID
   cadence mail list --org ID [--limit N]       messages the local transport stored (no SMTP_URL), newest first
   cadence mail show ID --org ID                one of them, with its whole MIME text
-  cadence trigger EVENT --org ID               makes the records that fire EVENT (e.g. prospect.created); --list names them all`;
+  cadence trigger EVENT --org ID               makes the records that fire EVENT (e.g. prospect.created); --list names them all
+  cadence sandbox init [--name NAME] [--prospects N] [--seed N]   org create, then sandbox seed in the new org
+  cadence sandbox seed --org ID [--prospects N] [--seed N]         sample records (1000 prospects by default, at most 100000)`;
 
 class UsageError extends Error {}
 
@@ -207,6 +209,8 @@ function parseCommandLine(argv: string[]) {
         'per-hour': { type: 'string' },
         default: { type: 'boolean' },
         list: { type: 'boolean' },
+        prospects: { type: 'string' },
+        seed: { type: 'string' },
       },
     });
   } catch (error) {
@@ -365,6 +369,19 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
         throw new UsageError('trigger takes one event name, e.g. cadence trigger prospect.created --org 1 (cadence trigger --list names them all)');
       const event = positionals[1]!;
       return withDatabase(config, async (sql) => print(await triggerEvent({ sql, writer: standardRecordWriter(() => new Date()), descriptors }, orgId, event)));
+    }
+    case 'sandbox init':
+    case 'sandbox seed': {
+      const orgId = command === 'sandbox seed' ? positiveInteger('org', values.org) : undefined;
+      const prospects = values.prospects === undefined ? DEFAULT_PROSPECTS : positiveInteger('prospects', values.prospects);
+      if (prospects > MAX_PROSPECTS) throw new UsageError(`--prospects must be at most ${MAX_PROSPECTS}, not ${prospects}`);
+      const options = { prospects, seed: values.seed === undefined ? 1 : positiveInteger('seed', values.seed) };
+      return withDatabase(config, async (sql) => {
+        const deps = { sql, writer: standardRecordWriter(() => new Date()) };
+        if (orgId !== undefined) return print({ orgId, seeded: await seedOrg(deps, orgId, options) });
+        const org = await createOrg(sql, { name: values.name ?? 'Cadence sandbox' });
+        print({ ...org, seeded: await seedOrg(deps, org.orgId, options) });
+      });
     }
     default:
       throw new UsageError(`unknown command: ${command}`);

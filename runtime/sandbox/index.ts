@@ -5,3 +5,5 @@
  */
 export { triggerEvent, triggerRecipes, type TriggerDependencies, type TriggerResult } from './trigger.js';
 export type { MadeRecord } from './writes.js';
+export { DEFAULT_PROSPECTS, MAX_PROSPECTS, seedOrg, type SeedDependencies, type SeedOptions, type SeedSummary } from './seed.js';
+export { SANDBOX_CUSTOM_OBJECTS } from './custom-objects.js';
