@@ -20,7 +20,7 @@ import { MIGRATIONS_DIR, runMigrations } from '../db/migrate.js';
 import { createLogger } from '../logger.js';
 import { listMailMessages, showMailMessage } from '../mail/index.js';
 import { setOrgRateLimit } from '../ratelimit/index.js';
-import { DEFAULT_PROSPECTS, MAX_PROSPECTS, seedOrg, triggerEvent, triggerRecipes } from '../sandbox/index.js';
+import { DEFAULT_PROSPECTS, MAX_PROSPECTS, resetOrg, seedOrg, triggerEvent, triggerRecipes } from '../sandbox/index.js';
 import { standardRecordWriter } from '../behaviours/standard-writer.js';
 import { startServer } from '../server.js';
 import { startWorker, workerOptionsFrom } from '../worker.js';
@@ -40,6 +40,7 @@ const USAGE = `usage:
   cadence token create --org ID --user ID --scopes a.read,b.write [--ttl SECONDS]
   cadence custom-object define --org ID --file DEFINITION.json
   cadence org lock|unlock|delete --org ID
+  cadence org reset --org ID --yes             deletes every record of the org but its users (tokens and settings stay)
   cadence org set-rate-limit --org ID --per-hour N|--default   requests per hour per token holder in the org
   cadence app create --name NAME [--redirect-uri URI]... [--scopes a.read,b.write] [--s2s-scopes prospects.all,accounts.read]
                     [--lifecycle-url HTTPS-URL]   prints lifecycleWebhookSecret, the key its deliveries are signed with
@@ -211,6 +212,7 @@ function parseCommandLine(argv: string[]) {
         list: { type: 'boolean' },
         prospects: { type: 'string' },
         seed: { type: 'string' },
+        yes: { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -307,6 +309,11 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
       const orgId = positiveInteger('org', values.org);
       const change = { 'org lock': lockOrg, 'org unlock': unlockOrg, 'org delete': deleteOrg }[command];
       return withDatabase(config, async (sql) => print(await change(sql, orgId)));
+    }
+    case 'org reset': {
+      const orgId = positiveInteger('org', values.org);
+      if (!values.yes) throw new UsageError(`org reset deletes every record of org ${orgId} but its users; add --yes to do it`);
+      return withDatabase(config, async (sql) => print({ orgId, deleted: await resetOrg({ sql, writer: standardRecordWriter(() => new Date()) }, orgId) }));
     }
     case 'org set-rate-limit': {
       const orgId = positiveInteger('org', values.org);

@@ -7,3 +7,4 @@ export { triggerEvent, triggerRecipes, type TriggerDependencies, type TriggerRes
 export type { MadeRecord } from './writes.js';
 export { DEFAULT_PROSPECTS, MAX_PROSPECTS, seedOrg, type SeedDependencies, type SeedOptions, type SeedSummary } from './seed.js';
 export { SANDBOX_CUSTOM_OBJECTS } from './custom-objects.js';
+export { deletionOrder, resetOrg, type ResetDependencies, type ResetSummary } from './reset.js';
