@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { AttributeDescriptor, ResourceDescriptor, ToOneDescriptor, WriteEffects } from '../engine/index.js';
 import { writeOne, type MadeRecord } from './writes.js';
 
@@ -36,7 +37,8 @@ export function sampleValue(attribute: AttributeDescriptor, type: string, now: D
   if (attribute.enum && attribute.enum.length > 0) return attribute.enum[0];
   switch (attribute.type) {
     case 'string':
-      if (attribute.format === 'email') return `sample.${type.toLowerCase()}@example.test`;
+      // Unique, as some addresses must be in their org (users'): a trigger can run again.
+      if (attribute.format === 'email') return `sample.${type.toLowerCase()}.${randomBytes(4).toString('hex')}@example.test`;
       if (attribute.format === 'uri') return `https://example.test/${type}`;
       if (attribute.format === 'date-time') return now.toISOString();
       if (attribute.format === 'date') return now.toISOString().slice(0, 10);

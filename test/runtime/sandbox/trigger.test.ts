@@ -49,8 +49,8 @@ it('lists the webhook events it can make, from the descriptors and its recipes, 
 
 it('makes each listed event for real', async () => {
   const failures: string[] = [];
+  const { orgId } = await createOrg(sql, { name: 'Trigger every event' });
   for (const name of triggerRecipes(descriptors).keys()) {
-    const { orgId } = await createOrg(sql, { name: `Trigger ${name}` });
     try {
       const result = await triggerEvent(deps(), orgId, name);
       const last = result.records.at(-1)!;
@@ -65,7 +65,7 @@ it('makes each listed event for real', async () => {
     }
   }
   expect(failures).toEqual([]);
-}, 120_000);
+}, 600_000);
 
 it('names the events it can make when asked for one it cannot', async () => {
   const { orgId } = await createOrg(sql, { name: 'Trigger unknown' });
