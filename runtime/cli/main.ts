@@ -23,6 +23,8 @@ import { setOrgRateLimit } from '../ratelimit/index.js';
 import { parseListenArguments, runListen } from '../sandbox/index.js';
 import { backupCommand, restoreCommand } from '../backup/index.js';
 import { orgExportCommand, orgImportCommand } from '../org-transfer/index.js';
+import { DEFAULT_PROSPECTS, MAX_PROSPECTS, resetOrg, seedOrg, triggerEvent, triggerRecipes } from '../sandbox/index.js';
+import { standardRecordWriter } from '../behaviours/standard-writer.js';
 import { startServer } from '../server.js';
 import { startWorker, workerOptionsFrom } from '../worker.js';
 import { logUnhandledErrors } from './unhandled-errors.js';
@@ -42,6 +44,7 @@ const USAGE = `usage:
   cadence token create --org ID --user ID --scopes a.read,b.write [--ttl SECONDS]
   cadence custom-object define --org ID --file DEFINITION.json
   cadence org lock|unlock|delete --org ID
+  cadence org reset --org ID --yes             deletes every record of the org but its users (tokens and settings stay)
   cadence org set-rate-limit --org ID --per-hour N|--default   requests per hour per token holder in the org
   cadence app create --name NAME [--redirect-uri URI]... [--scopes a.read,b.write] [--s2s-scopes prospects.all,accounts.read]
                     [--lifecycle-url HTTPS-URL]   prints lifecycleWebhookSecret, the key its deliveries are signed with
@@ -56,7 +59,10 @@ const USAGE = `usage:
   cadence org export --org ID --out FILE [--with-tokens]   one org's records (gzip NDJSON)
   cadence org import --in FILE [--with-tokens]             them, as a new org
   cadence listen --org ID --forward-to URL [--events prospect.*,mailing.opened] [--version 1|2] [--json]
-                    prints the org's events as they commit and POSTs each, signed, as its webhook delivery`;
+                    prints the org's events as they commit and POSTs each, signed, as its webhook delivery
+  cadence trigger EVENT --org ID               makes the records that fire EVENT (e.g. prospect.created); --list names them all
+  cadence sandbox init [--name NAME] [--prospects N] [--seed N]   org create, then sandbox seed in the new org
+  cadence sandbox seed --org ID [--prospects N] [--seed N]         sample records (1000 prospects by default, at most 100000)`;
 
 class UsageError extends Error {}
 
@@ -226,6 +232,10 @@ function parseCommandLine(argv: string[]) {
         out: { type: 'string' },
         in: { type: 'string' },
         'with-tokens': { type: 'boolean' },
+        list: { type: 'boolean' },
+        prospects: { type: 'string' },
+        seed: { type: 'string' },
+        yes: { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -256,8 +266,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
     return;
   }
   const config = readConfig(env);
-  // `mail show <id>` takes the message's id as an argument of its own.
-  const command = positionals[0] === 'mail' && positionals[1] === 'show' ? 'mail show' : positionals.join(' ');
+  // `mail show <id>` and `trigger <event>` take an argument of their own.
+  const command = positionals[0] === 'mail' && positionals[1] === 'show' ? 'mail show' : positionals[0] === 'trigger' ? 'trigger' : positionals.join(' ');
   switch (command) {
     case 'serve':
       return serveCommand(config);
@@ -328,6 +338,11 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
       const orgId = positiveInteger('org', values.org);
       const change = { 'org lock': lockOrg, 'org unlock': unlockOrg, 'org delete': deleteOrg }[command];
       return withDatabase(config, async (sql) => print(await change(sql, orgId)));
+    }
+    case 'org reset': {
+      const orgId = positiveInteger('org', values.org);
+      if (!values.yes) throw new UsageError(`org reset deletes every record of org ${orgId} but its users; add --yes to do it`);
+      return withDatabase(config, async (sql) => print({ orgId, deleted: await resetOrg({ sql, writer: standardRecordWriter(() => new Date()) }, orgId) }));
     }
     case 'org set-rate-limit': {
       const orgId = positiveInteger('org', values.org);
@@ -404,6 +419,27 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
         return print(await orgExportCommand(databaseEnv, options));
       }
       return print(await orgImportCommand(databaseEnv, { in: requiredString('in', values.in), withTokens, migrationsFolder }));
+    }
+    case 'trigger': {
+      if (values.list) return print({ events: [...triggerRecipes(descriptors).keys()] });
+      const orgId = positiveInteger('org', values.org);
+      if (positionals.length !== 2)
+        throw new UsageError('trigger takes one event name, e.g. cadence trigger prospect.created --org 1 (cadence trigger --list names them all)');
+      const event = positionals[1]!;
+      return withDatabase(config, async (sql) => print(await triggerEvent({ sql, writer: standardRecordWriter(() => new Date()), descriptors }, orgId, event)));
+    }
+    case 'sandbox init':
+    case 'sandbox seed': {
+      const orgId = command === 'sandbox seed' ? positiveInteger('org', values.org) : undefined;
+      const prospects = values.prospects === undefined ? DEFAULT_PROSPECTS : positiveInteger('prospects', values.prospects);
+      if (prospects > MAX_PROSPECTS) throw new UsageError(`--prospects must be at most ${MAX_PROSPECTS}, not ${prospects}`);
+      const options = { prospects, seed: values.seed === undefined ? 1 : positiveInteger('seed', values.seed) };
+      return withDatabase(config, async (sql) => {
+        const deps = { sql, writer: standardRecordWriter(() => new Date()) };
+        if (orgId !== undefined) return print({ orgId, seeded: await seedOrg(deps, orgId, options) });
+        const org = await createOrg(sql, { name: values.name ?? 'Cadence sandbox' });
+        print({ ...org, seeded: await seedOrg(deps, org.orgId, options) });
+      });
     }
     default:
       throw new UsageError(`unknown command: ${command}`);
