@@ -4,8 +4,8 @@
  * pg_dump older than the server refuses to dump it) and works on any PostgreSQL Cadence runs on.
  * The catalog, archive and schema-version parts are shared with runtime/org-transfer.
  */
-import { connectDatabase } from '../db/client.js';
 import { resolveDatabase, type DatabaseEnv } from '../db/database-url.js';
+import { withOperatorDatabase } from '../db/operator-database.js';
 import { restoreBackup, type RestoreSummary } from './restore.js';
 import { writeBackup, type BackupSummary } from './write-backup.js';
 
@@ -16,18 +16,9 @@ export { requireBuildable, schemaVersion, type SchemaVersion } from './schema-ve
 export { restoreBackup, writeBackup, type BackupSummary, type RestoreSummary };
 
 /** `cadence backup --out FILE`: the database the server would use, embedded or DATABASE_URL. */
-export async function backupCommand(env: DatabaseEnv, options: { out: string; cadenceVersion: string; migrationsFolder: string }): Promise<BackupSummary> {
-  const database = await resolveDatabase(env);
-  try {
-    const sql = connectDatabase(database.url, { max: 1 });
-    try {
-      return await writeBackup(sql, options);
-    } finally {
-      await sql.end({ timeout: 5 });
-    }
-  } finally {
-    await database.stop();
-  }
+export function backupCommand(env: DatabaseEnv, options: { out: string; cadenceVersion: string; migrationsFolder: string }): Promise<BackupSummary> {
+  // Not migrated first: a backup copies the database as it finds it.
+  return withOperatorDatabase(env, { connections: 1 }, (sql) => writeBackup(sql, options));
 }
 
 /** `cadence restore --in FILE`: into that database, which must be empty. */

@@ -14,8 +14,8 @@ import { AdminError, createOrg, createToken, createUser } from '../admin/index.j
 import { addKey, createApp, deleteOrg, installApp, lockOrg, revokeKey, uninstallApp, unlockOrg } from '../apps/index.js';
 import { readConfig, type Config } from '../config.js';
 import { CredentialProblem, inviteUser, setPassword } from '../oauth/index.js';
-import { connectDatabase } from '../db/client.js';
 import { resolveDatabase } from '../db/database-url.js';
+import { withOperatorDatabase } from '../db/operator-database.js';
 import { MIGRATIONS_DIR, runMigrations } from '../db/migrate.js';
 import { createLogger } from '../logger.js';
 import { listMailMessages, showMailMessage } from '../mail/index.js';
@@ -111,19 +111,9 @@ async function readStandardInput(): Promise<string> {
 }
 
 /** Runs `work` against the configured database, migrated, and releases it afterwards. */
-async function withDatabase<T>(config: Config, work: (sql: postgres.Sql) => Promise<T>): Promise<T> {
-  const database = await resolveDatabase({ DATABASE_URL: config.databaseUrl, CADENCE_DATA_DIR: config.dataDir });
-  try {
-    await runMigrations(database.url, MIGRATIONS_DIR);
-    const sql = connectDatabase(database.url, { max: 2 });
-    try {
-      return await work(sql);
-    } finally {
-      await sql.end({ timeout: 5 });
-    }
-  } finally {
-    await database.stop();
-  }
+function withDatabase<T>(config: Config, work: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+  const env = { DATABASE_URL: config.databaseUrl, CADENCE_DATA_DIR: config.dataDir };
+  return withOperatorDatabase(env, { migrationsFolder: MIGRATIONS_DIR, connections: 2 }, work);
 }
 
 /** A signal this soon after the first is the same event arriving twice (see untilSignal). */
