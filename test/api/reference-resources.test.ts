@@ -40,7 +40,7 @@ describe('resource types of the reference', () => {
 
   it('the served schema describes the new types with their flags', async () => {
     const schema = (await api.request('GET', '/api/v2/schema')).body;
-    expect(schema.definitions.persona.definitions.name).toEqual({ type: 'string', filterable: true, sortable: true });
+    expect(schema.definitions.persona.definitions.name).toEqual({ type: 'string', filterable: true, sortable: true, examples: ['Engineering lead'] });
     expect(schema.definitions.event.definitions.eventAt).toMatchObject({ format: 'date-time', filterable: true, sortable: true });
     expect(schema.definitions.mailbox.definitions.password).toMatchObject({ writeOnly: true });
     expect(schema.definitions).not.toHaveProperty('customDuty');
