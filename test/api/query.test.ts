@@ -255,7 +255,9 @@ describe('include and fields', () => {
     const countFor = async (path: string) => {
       statements.length = 0;
       await get(path);
-      return statements.filter((s) => !/^(begin|commit)/i.test(s.trim())).length;
+      // The rate limiter settles its counts once a second from the same pool, in the background
+      // (runtime/ratelimit): a settle landing inside a slower request is none of that request's.
+      return statements.filter((s) => !/^(begin|commit)/i.test(s.trim()) && !s.includes('cadence_system.request_counts as c')).length;
     };
     const small = await countFor('/api/v2/prospects?include=account,owner&page[size]=2');
     const large = await countFor('/api/v2/prospects?include=account,owner&page[size]=100');
