@@ -25,14 +25,6 @@ export interface StoredEventPayload {
 /** Only created events are stored compact: an update's snapshot holds just what changed, nulls included. */
 export const COMPACT_ACTION = 'created';
 
-/** The snapshot without its null attributes and empty to-one relationships. */
-export function withoutNulls(snapshot: Snapshot): Snapshot {
-  const result: Snapshot = { attributes: {}, relationships: {} };
-  for (const [name, value] of Object.entries(snapshot.attributes)) if (value !== null) result.attributes[name] = value;
-  for (const [name, value] of Object.entries(snapshot.relationships)) if (value.data !== null) result.relationships[name] = value;
-  return result;
-}
-
 /**
  * A stored event's payload as it was taken: a created event's snapshot gets back every attribute
  * and to-one relationship of its resource that is not stored, as null. Other events, events of

@@ -114,6 +114,31 @@ export function snapshot(context: Pick<RuleContext, 'descriptor' | 'behaviours'>
   return result;
 }
 
+/**
+ * The snapshot without its null attributes and empty to-one relationships, as created events
+ * are stored (event-payload.ts), taken in one pass: building the full snapshot of a prospect's
+ * 220 attributes and then a second object without its nulls was a fifth of a CSV import's
+ * worker time (issue #26).
+ */
+export function compactSnapshot(context: Pick<RuleContext, 'descriptor' | 'behaviours'>, row: Row): Snapshot {
+  const { attributes, toOnes, polymorphic, sensitive } = snapshotShape(context);
+  const result: Snapshot = { attributes: {}, relationships: {} };
+  for (const name of attributes) {
+    const value = row[name];
+    if (value == null) continue;
+    result.attributes[name] = sensitive.has(name) ? '[REDACTED]' : value;
+  }
+  for (const rel of toOnes) {
+    const id = row[relationshipAlias(rel)] as number | null | undefined;
+    if (id != null) result.relationships[rel.name] = { data: { type: rel.target, id } };
+  }
+  for (const rel of polymorphic) {
+    const target = polymorphicTarget(rel, row);
+    if (target !== null) result.relationships[rel.name] = { data: target };
+  }
+  return result;
+}
+
 interface SnapshotShape {
   readonly attributes: readonly string[];
   readonly toOnes: readonly ToOneDescriptor[];

@@ -5,8 +5,7 @@
 import type { ResourceDescriptor } from '../../model/descriptor.js';
 import type { WrittenRecord } from '../behaviour.js';
 import type { ChangeEvent } from '../event-log.js';
-import { withoutNulls } from '../event-payload.js';
-import { changedNames, snapshot, type RuleContext } from '../record-rules.js';
+import { changedNames, compactSnapshot, snapshot, type RuleContext } from '../record-rules.js';
 import type { Row } from '../render.js';
 import type { Changes, CreateOperation, UpdateChanges, WriteOutcome } from '../write-operations.js';
 import type { Prepared } from './set-write.js';
@@ -80,7 +79,7 @@ function recordWritten(rules: RuleContext, p: Prepared, row: Row, recorded: bool
 
 function created(rules: RuleContext, p: Prepared, op: CreateOperation, row: Row, recorded: boolean, storage: EventStorage): RecordWritten {
   const meta = op.changes.meta;
-  const taken = () => (storage.compactCreates ? withoutNulls(snapshot(rules, row)) : snapshot(rules, row));
+  const taken = () => (storage.compactCreates ? compactSnapshot(rules, row) : snapshot(rules, row));
   return {
     events: recorded ? [eventOf(rules, p, row, 'created', taken())] : [],
     written: { kind: 'create', row, previous: null, changed: NOTHING_CHANGED, ...(meta && { meta }) },
