@@ -51,12 +51,43 @@ export function withDerived(context: RuleContext, changes: Changes, previous: Ro
     behaviour.derives,
     derive(next, previous, { orgId: context.orgId, now: context.now, actor: context.actor }),
   );
-  if (Object.keys(derived).length === 0) return changes;
+  const fields = fieldsByName(context.descriptor);
+  // In the descriptor's order, as sets are grouped by the order of the columns they write.
+  const names = Object.keys(derived).sort((a, b) => (fields.positions.get(a) ?? 0) - (fields.positions.get(b) ?? 0));
+  if (names.length === 0) return changes;
   const attributes = new Map(changes.attributes);
-  for (const a of context.descriptor.attributes) if (Object.hasOwn(derived, a.name)) attributes.set(a, derived[a.name]);
   const relationships = new Map(changes.relationships);
-  for (const rel of toOnes(context.descriptor)) if (Object.hasOwn(derived, rel.name)) relationships.set(rel, derived[rel.name] as number | null);
+  for (const name of names) {
+    const attribute = fields.attributes.get(name);
+    if (attribute) attributes.set(attribute, derived[name]);
+    const rel = fields.toOnes.get(name);
+    if (rel) relationships.set(rel, derived[name] as number | null);
+  }
   return { ...changes, attributes, relationships };
+}
+
+interface FieldsByName {
+  readonly attributes: ReadonlyMap<string, AttributeDescriptor>;
+  readonly toOnes: ReadonlyMap<string, ToOneDescriptor>;
+  /** Attributes first, then to-one relationships, each in the descriptor's order. */
+  readonly positions: ReadonlyMap<string, number>;
+}
+
+/** A resource's attributes and to-one relationships by name, once per descriptor: derive runs for every record of a set. */
+const fieldsByNameOf = new WeakMap<ResourceDescriptor, FieldsByName>();
+
+function fieldsByName(descriptor: ResourceDescriptor): FieldsByName {
+  let fields = fieldsByNameOf.get(descriptor);
+  if (!fields) {
+    const names = [...descriptor.attributes, ...toOnes(descriptor)].map((field) => field.name);
+    fields = {
+      attributes: new Map(descriptor.attributes.map((a) => [a.name, a])),
+      toOnes: new Map(toOnes(descriptor).map((r) => [r.name, r])),
+      positions: new Map(names.map((name, position) => [name, position])),
+    };
+    fieldsByNameOf.set(descriptor, fields);
+  }
+  return fields;
 }
 
 /** Runs the resource's own check of the record as it will be; each problem is a field error. */

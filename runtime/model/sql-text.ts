@@ -20,22 +20,53 @@ function selectExpression(a: AttributeDescriptor): string {
   return column;
 }
 
-/** Result column alias of a to-one relationship's id, kept apart from attribute names. */
+/**
+ * Result column alias of a to-one relationship's id, kept apart from attribute names. The
+ * aliases and the relationship lists below are worked out once per descriptor: the record
+ * writer reads them for every row of a set, and a string built anew for each property lookup
+ * must be hashed each time.
+ */
 export function relationshipAlias(rel: ToOneDescriptor | PolymorphicToOneDescriptor): string {
-  return `rel:${rel.name}`;
+  let alias = aliases.get(rel);
+  if (alias === undefined) aliases.set(rel, (alias = `rel:${rel.name}`));
+  return alias;
 }
 
 /** Result column alias of a polymorphic to-one's target type. */
 export function relationshipTypeAlias(rel: PolymorphicToOneDescriptor): string {
-  return `rel:${rel.name}:type`;
+  let alias = typeAliases.get(rel);
+  if (alias === undefined) typeAliases.set(rel, (alias = `rel:${rel.name}:type`));
+  return alias;
 }
 
-export function toOnes(descriptor: ResourceDescriptor): ToOneDescriptor[] {
-  return descriptor.relationships.filter((r): r is ToOneDescriptor => r.kind === 'toOne');
+const aliases = new WeakMap<ToOneDescriptor | PolymorphicToOneDescriptor, string>();
+const typeAliases = new WeakMap<PolymorphicToOneDescriptor, string>();
+
+interface RelationshipLists {
+  readonly toOnes: readonly ToOneDescriptor[];
+  readonly polymorphicToOnes: readonly PolymorphicToOneDescriptor[];
 }
 
-export function polymorphicToOnes(descriptor: ResourceDescriptor): PolymorphicToOneDescriptor[] {
-  return descriptor.relationships.filter((r): r is PolymorphicToOneDescriptor => r.kind === 'polymorphicToOne');
+const relationshipLists = new WeakMap<ResourceDescriptor, RelationshipLists>();
+
+function listsOf(descriptor: ResourceDescriptor): RelationshipLists {
+  let lists = relationshipLists.get(descriptor);
+  if (!lists) {
+    lists = {
+      toOnes: descriptor.relationships.filter((r): r is ToOneDescriptor => r.kind === 'toOne'),
+      polymorphicToOnes: descriptor.relationships.filter((r): r is PolymorphicToOneDescriptor => r.kind === 'polymorphicToOne'),
+    };
+    relationshipLists.set(descriptor, lists);
+  }
+  return lists;
+}
+
+export function toOnes(descriptor: ResourceDescriptor): readonly ToOneDescriptor[] {
+  return listsOf(descriptor).toOnes;
+}
+
+export function polymorphicToOnes(descriptor: ResourceDescriptor): readonly PolymorphicToOneDescriptor[] {
+  return listsOf(descriptor).polymorphicToOnes;
 }
 
 /** The identifier a row's polymorphic to-one holds, or null. */
