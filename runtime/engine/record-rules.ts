@@ -4,6 +4,7 @@ import type { FieldError } from '../jsonapi/index.js';
 import type { Actor, Behaviours, RecordLookup } from './behaviour.js';
 import { declaredChanges } from './behaviour-check.js';
 import type { Row } from './render.js';
+import { overlayView } from './row-view.js';
 import type { Changes } from './write-operations.js';
 
 /**
@@ -30,14 +31,14 @@ export function relationshipIdsOf(descriptor: ResourceDescriptor, row: Row | nul
 
 /** The record as it will be after `changes`: attributes and to-one relationship ids by name. Read it by name only. */
 export function nextValues(descriptor: ResourceDescriptor, changes: Changes, previous: Row | null): Record<string, unknown> {
-  // A view over the current row, not a copy of its every column (see namedView in
-  // record-writer/record-reader.ts): own properties are the relationships and the changes.
-  const next: Record<string, unknown> = Object.assign(previous ? (Object.create(previous) as Record<string, unknown>) : {}, relationshipIdsOf(descriptor, previous));
+  // A view over the current row, not a copy of its every column (see overlayView in
+  // row-view.ts): its own values are the relationships and the changes.
+  const next: Record<string, unknown> = relationshipIdsOf(descriptor, previous);
   for (const [a, value] of changes.attributes) next[a.name] = value;
   for (const [rel, id] of changes.relationships) next[rel.name] = id;
   for (const rel of polymorphicToOnes(descriptor))
     next[rel.name] = changes.polymorphic?.has(rel) ? changes.polymorphic.get(rel) : previous && polymorphicTarget(rel, previous);
-  return next;
+  return previous ? overlayView(previous, next) : next;
 }
 
 /** Adds the values the resource's behaviour derives from the record as it will be. */

@@ -6,6 +6,7 @@ import type { AttributeDescriptor, ResourceDescriptor } from '../../model/descri
 import { polymorphicTarget, polymorphicToOnes, relationshipAlias, toOnes } from '../../model/sql-text.js';
 import type { RecordPresence, RecordReader } from '../behaviour.js';
 import type { Row } from '../render.js';
+import { overlayView } from '../row-view.js';
 import { existingTargets, selectRows } from '../set-statements.js';
 import type { SetWrite } from './set-write.js';
 
@@ -66,20 +67,24 @@ async function webhookActions(set: SetWrite, type: string): Promise<readonly str
 
 /** A row with its to-one relationship ids (a polymorphic one's {type, id}) under their names too, as behaviours speak. */
 export function namedRow(descriptor: ResourceDescriptor, row: Row): Row {
-  for (const rel of toOnes(descriptor)) row[rel.name] = row[relationshipAlias(rel)] ?? null;
-  for (const rel of polymorphicToOnes(descriptor)) row[rel.name] = polymorphicTarget(rel, row);
-  return row;
+  return Object.assign(row, relationshipsByName(descriptor, row));
+}
+
+function relationshipsByName(descriptor: ResourceDescriptor, row: Row): Record<string, unknown> {
+  const named: Record<string, unknown> = {};
+  for (const rel of toOnes(descriptor)) named[rel.name] = row[relationshipAlias(rel)] ?? null;
+  for (const rel of polymorphicToOnes(descriptor)) named[rel.name] = polymorphicTarget(rel, row);
+  return named;
 }
 
 /**
- * `row` with its relationships by name, as a view rather than a copy: the relationships are its
- * own properties and every column is read through to `row`, which stays as it was. Behaviours
- * read a handful of a record's columns, and copying all 200 of a prospect's for every record of
- * a bulk write was a tenth of the worker's time. A view must only be read by name: spreading it
- * or listing its keys gives the relationships alone.
+ * `row` with its relationships by name, as a view rather than a copy: behaviours read a handful
+ * of a record's columns, and copying all 200 of a prospect's for every record of a bulk write
+ * was a tenth of the worker's time. A view must only be read by name: spreading it or listing
+ * its keys gives the relationships alone.
  */
 export function namedView(descriptor: ResourceDescriptor, row: Row): Row {
-  return namedRow(descriptor, Object.create(row) as Row);
+  return overlayView(row, relationshipsByName(descriptor, row));
 }
 
 /** The column behind an attribute or to-one relationship name, and the type its values are compared as. */
