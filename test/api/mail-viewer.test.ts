@@ -52,12 +52,17 @@ async function storedSubjects(orgId: number): Promise<string[]> {
 }
 
 /** A mailing scheduled now, which the worker sends; resolves once it is delivered. */
-async function sendMailing(f: { org: OrgClient; mailbox: number; prospect: number }, subject: string, bodyHtml: string, trackOpens = false): Promise<void> {
+async function sendMailing(
+  f: { org: OrgClient; mailbox: number; prospect: number },
+  subject: string,
+  bodyHtml: string,
+  tracking: { trackOpens?: boolean; trackLinks?: boolean } = {},
+): Promise<void> {
   const id = await create(
     f.org,
     'mailings',
     'mailing',
-    { state: 'scheduled', subject, bodyHtml, trackOpens },
+    { state: 'scheduled', subject, bodyHtml, ...tracking },
     { mailbox: { type: 'mailbox', id: f.mailbox }, prospect: { type: 'prospect', id: f.prospect } },
   );
   await until(`mailing ${id} to be delivered`, async () => ((await attributesOf(f.org, `mailings/${id}`)).state === 'delivered' ? true : undefined));
@@ -82,8 +87,9 @@ beforeAll(async () => {
     f,
     'Second hello',
     '<h1 style="color: #1f5fbf">Hello {{first_name}} {{last_name}}</h1><p>Read <a href="https://example.test/guide">the guide</a>.</p>',
+    { trackLinks: true },
   );
-  await sendMailing(f, 'Third: a script', SCRIPTED, true);
+  await sendMailing(f, 'Third: a script', SCRIPTED, { trackOpens: true });
   // Another org's message, sent through the API (testSend of a mailbox without an SMTP server).
   const o = await sendingOrg('Other org', 'other@elsewhere.example.test');
   other = o.org;
@@ -184,6 +190,14 @@ describe('the viewer in a browser', () => {
     expect(await frame.locator('h1').evaluate((h) => getComputedStyle(h).color)).toBe('rgb(31, 95, 191)');
     expect(await page.locator('pre.text-body').textContent()).toContain('Hello Ada Lovelace');
     await savedScreenshot(page, 'mail-viewer-message.png');
+    // Its link goes through tracking (/t/c/…): followed in the frame, the policy refuses it, so no click is recorded.
+    const refused: string[] = [];
+    page.on('console', (message) => {
+      if (/^Framing '.*' violates/.test(message.text())) refused.push(message.text());
+    });
+    await frame.getByRole('link', { name: 'the guide' }).click();
+    await until('the policy to refuse the link in the frame', () => (refused.length > 0 ? true : undefined));
+    expect(refused[0]).toContain(`${api.baseUrl}/t/`);
 
     await page.getByRole('link', { name: '← All messages' }).click();
     await page.getByRole('link', { name: 'Third: a script' }).click();
