@@ -24,6 +24,7 @@ import { healthRoutes } from './health/index.js';
 import { defaultTransports, mailServerRule, mountMailRoutes, type MailServerRule, type TransportFactory } from './mail/index.js';
 import { DEFAULT_UPLOAD_MAX_BYTES, mountImportRoutes, mountUploadRoute, type UploadOptions } from './imports/index.js';
 import { imapFlowConnect, mountTestSyncRoute, type ImapConnect } from './mail/sync/index.js';
+import { mountMailViewer } from './mail/viewer/index.js';
 import { webhookCleanup } from './webhooks/cleanup.js';
 import { isConnectionLoss } from './db/connection-loss.js';
 import { ApiError, errorResponse, internalError, jsonApi, jsonApiMediaType, payloadTooLarge, resourceNotFound, serviceUnavailable } from './jsonapi/index.js';
@@ -205,6 +206,9 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   // Opens, clicks and unsubscribes from mail (issue #16): authorized by the signed URL, not a token.
   const hitCounter = deps.metrics && trackingHitCounter(deps.metrics);
   app.route('/t', trackingRoutes({ sql: deps.sql, writer, signer: createTrackingSigner(deps.trackingSecret), hits: deps.trackingHits, clock, hitCounter }));
+
+  // The sandbox's mail viewer (issue #28): authorized by the signed link `cadence mail viewer` prints.
+  mountMailViewer(app, { sql: deps.sql, cursorSecret: deps.cursorSecret, clock });
 
   // OAuth (SPEC.md, Authentication): the consent page and token endpoint, outside /api/v2.
   app.route('/', oauthRoutes({ sql: deps.sql, clock }));

@@ -19,6 +19,7 @@ import { withOperatorDatabase } from '../db/operator-database.js';
 import { MIGRATIONS_DIR, runMigrations } from '../db/migrate.js';
 import { createLogger } from '../logger.js';
 import { listMailMessages, showMailMessage } from '../mail/index.js';
+import { mailViewerLink } from '../mail/viewer/index.js';
 import { setOrgRateLimit } from '../ratelimit/index.js';
 import { parseListenArguments, runListen } from '../sandbox/index.js';
 import { backupCommand, restoreCommand } from '../backup/index.js';
@@ -54,6 +55,7 @@ const USAGE = `usage:
   cadence app uninstall --app GUID --org ID
   cadence mail list --org ID [--limit N]       messages the local transport stored (no SMTP_URL), newest first
   cadence mail show ID --org ID                one of them, with its whole MIME text
+  cadence mail viewer --org ID                 prints a link (1 hour) to web pages of them, each rendered with its headers
   cadence backup --out FILE                    the whole database, as of one moment (gzip)
   cadence restore --in FILE                    a backup, into an empty database
   cadence org export --org ID --out FILE [--with-tokens]   one org's records (gzip NDJSON)
@@ -387,6 +389,10 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
         if (!message) throw new AdminError(`org ${orgId} has no mail message ${id}`);
         print(message);
       });
+    }
+    case 'mail viewer': {
+      const orgId = positiveInteger('org', values.org);
+      return withDatabase(config, async (sql) => print(await mailViewerLink(sql, { orgId, server: config, now: new Date() })));
     }
     case 'backup':
     case 'restore':

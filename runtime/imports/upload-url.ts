@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { linkInteger, linkSignature, linkSignatureHolds, linkSigningKey } from '../http/signed-links.js';
 
 /**
  * Presigned upload URLs (SPEC.md "CSV import" step 2): the URL itself is the credential. It
@@ -22,31 +22,24 @@ export interface UploadUrlParts {
 
 /** The key upload URLs are signed with: its own, so a signature never doubles as a cursor's. */
 export function uploadSigningKey(cursorSecret: string): Buffer {
-  return createHmac('sha256', cursorSecret).update('cadence upload urls').digest();
+  return linkSigningKey(cursorSecret, 'cadence upload urls');
 }
 
-function signatureOf(key: Buffer, parts: UploadUrlParts): Buffer {
-  return createHmac('sha256', key).update(`${parts.orgId}.${parts.storageKey}.${parts.expires}`).digest();
+function payloadOf(parts: UploadUrlParts): string {
+  return `${parts.orgId}.${parts.storageKey}.${parts.expires}`;
 }
 
 /** `<base>/uploads/<storageKey>?org=…&expires=…&signature=…`. */
 export function signUploadUrl(key: Buffer, base: string, parts: UploadUrlParts): string {
-  const query = new URLSearchParams({ org: String(parts.orgId), expires: String(parts.expires), signature: signatureOf(key, parts).toString('base64url') });
+  const query = new URLSearchParams({ org: String(parts.orgId), expires: String(parts.expires), signature: linkSignature(key, payloadOf(parts)) });
   return `${base}/uploads/${parts.storageKey}?${query.toString()}`;
 }
 
-const DECIMAL = /^[1-9][0-9]{0,15}$/;
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
-
 /** The URL's org and expiry when its signature holds; undefined for anything forged, altered or malformed. */
 export function verifyUploadUrl(key: Buffer, storageKey: string, query: URLSearchParams): UploadUrlParts | undefined {
-  const org = query.get('org') ?? '';
-  const expires = query.get('expires') ?? '';
-  const signature = query.get('signature') ?? '';
-  if (!DECIMAL.test(org) || !DECIMAL.test(expires) || !BASE64URL.test(signature)) return undefined;
-  const parts = { orgId: Number(org), storageKey, expires: Number(expires) };
-  if (!Number.isSafeInteger(parts.orgId) || !Number.isSafeInteger(parts.expires)) return undefined;
-  const given = Buffer.from(signature, 'base64url');
-  const expected = signatureOf(key, parts);
-  return given.length === expected.length && timingSafeEqual(given, expected) ? parts : undefined;
+  const orgId = linkInteger(query.get('org'));
+  const expires = linkInteger(query.get('expires'));
+  if (orgId === undefined || expires === undefined) return undefined;
+  const parts = { orgId, storageKey, expires };
+  return linkSignatureHolds(key, payloadOf(parts), query.get('signature') ?? '') ? parts : undefined;
 }
