@@ -33,6 +33,25 @@ function commandWords(argv: readonly string[]): string[] {
   return argv.slice(0, end === -1 ? argv.length : end);
 }
 
+/**
+ * Words that begin command names but are none ('org', 'app key'): `--help` after them lists those
+ * commands; otherwise the operator is told which there are. Any other words are no command.
+ */
+function commandGroup(argv: readonly string[]): void {
+  const words = commandWords(argv);
+  const prefixes = words.map((_, i) => words.slice(0, i + 1).join(' '));
+  const prefix = prefixes.filter((p) => COMMANDS.some((c) => c.name.startsWith(`${p} `))).at(-1);
+  if (prefix === undefined) throw new UsageError(`unknown command: ${words.join(' ')}`);
+  const group = COMMANDS.filter((c) => c.name.startsWith(`${prefix} `));
+  if (prefix !== words.join(' ')) throw new UsageError(`unknown command: ${words.join(' ')}`, prefix);
+  const rest = argv.slice(words.length);
+  if (rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h')) {
+    process.stdout.write(commandList(group, `usage: cadence ${prefix} <command> [options]`));
+    return;
+  }
+  throw new UsageError(`${prefix} takes a command: ${group.map((c) => c.name.slice(prefix.length + 1)).join(', ')}`, prefix);
+}
+
 /** Reads a command's options; a malformed one is a usage error naming it, not a crash with a stack trace. */
 function parseOptions(command: CliCommand, argv: readonly string[]) {
   const options = Object.fromEntries(Object.entries(command.options).map(([name, spec]) => [name, { type: spec.type, multiple: spec.multiple ?? false }]));
@@ -53,16 +72,9 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv): P
   const [first] = argv;
   if (first === undefined || first === 'help' || first === '--help' || first === '-h') return void process.stdout.write(commandList(COMMANDS));
   if (first === '--version' || first === '-v') return void process.stdout.write(`${await cadenceVersion()}\n`);
+  if (first.startsWith('-')) throw new UsageError(`unknown option '${first}'; options follow the command`);
   const command = findCommand(argv);
-  if (!command) {
-    const words = commandWords(argv);
-    const group = COMMANDS.filter((c) => c.name.startsWith(`${first} `));
-    // `cadence org --help`: the org commands.
-    if (group.length > 0 && words.length === 1 && argv.length === 2 && (argv[1] === '--help' || argv[1] === '-h')) {
-      return void process.stdout.write(commandList(group, `usage: cadence ${first} <command> [options]`));
-    }
-    throw new UsageError(`unknown command: ${words.join(' ') || first}`, group.length > 0 ? first : undefined);
-  }
+  if (!command) return commandGroup(argv);
   const rest = argv.slice(command.name.split(' ').length);
   const { values, positionals } = parseOptions(command, rest);
   if (values.help) return void process.stdout.write(commandHelp(command));

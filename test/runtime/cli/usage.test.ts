@@ -61,6 +61,8 @@ describe('cadence with no command, help or a wrong command', () => {
   for (const [args, message] of [
     [['frobnicate'], 'unknown command: frobnicate (run cadence --help)'],
     [['org', 'frob'], 'unknown command: org frob (run cadence org --help)'],
+    [['token'], 'token takes a command: create, list, revoke (run cadence token --help)'],
+    [['--colour'], "unknown option '--colour'; options follow the command (run cadence --help)"],
     [['org', 'create', '--colour', 'red'], "unknown option '--colour' (run cadence org create --help)"],
     [['org', 'create', '--name'], "option '--name <value>' argument missing (run cadence org create --help)"],
     [['token', 'list'], '--org must be a positive integer (run cadence token list --help)'],
