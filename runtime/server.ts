@@ -50,7 +50,17 @@ export async function startServer(config: Config, log: Logger, env: NodeJS.Proce
     trackingSecret: await loadTrackingSecret(sql),
     ...(rateLimiter && { rateLimiter }),
   });
-  const server: ServerType = await listen(app.fetch, { port: config.port, hostname: config.host });
+  let server: ServerType;
+  try {
+    server = await listen(app.fetch, { port: config.port, hostname: config.host });
+  } catch (error) {
+    // Nothing was served: release what was started, so that the process can end on its own.
+    await rateLimiter?.stop();
+    await trackingHits.stop();
+    await sql.end({ timeout: 5 });
+    await database.stop();
+    throw error;
+  }
   closeConnectionsWhileDraining(server as Server, shutdown);
   // Once serving: a server that cannot start leaves no worker behind.
   const worker: SupervisedWorker | undefined = config.superviseWorker ? superviseWorker({ env: { ...env, DATABASE_URL: database.url }, log }) : undefined;

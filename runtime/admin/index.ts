@@ -8,6 +8,7 @@ import { AdminError, knownScopes, requireOrg } from '../operator/index.js';
 import { insertOrgRecords } from './org-records.js';
 
 export { AdminError, knownScopes, requireOrg } from '../operator/index.js';
+export { listOrgs, listTokens, listUsers, revokeToken, TOKEN_ID_LENGTH, type OrgListing, type TokenListing, type UserListing } from './listings.js';
 
 /**
  * Operator actions the CLI (and tests) perform: creating orgs, users and tokens. Users are

@@ -3,6 +3,7 @@
  * server-to-server endpoints under /api/app that trade app tokens for access tokens.
  */
 export { createApp, type AppRegistration, type RegisteredApp } from './register.js';
+export { listApps, type AppListing } from './listing.js';
 export { addKey, revokeKey, parseRsaPublicKey } from './keys.js';
 export { installApp, uninstallApp, SETUP_TOKEN_TTL_MS, type IssuedInstall } from './installs.js';
 export { LIFECYCLE_TASK, type LifecycleEvent, type LifecycleEventType } from './lifecycle.js';

@@ -12,12 +12,45 @@ export const MAX_REQUEST_HEAD_BYTES = 128 * 1024;
 export interface ListenOptions {
   readonly port: number;
   readonly hostname: string;
+  /** The setting that chose the port, named when it is taken: PORT unless said. */
+  readonly portSetting?: string;
 }
 
-/** Serves `fetch` over HTTP/1.1 with Cadence's limits, once it is listening. */
+/**
+ * The address could not be listened on: taken by another process, reserved, or not this
+ * machine's. Its message is one sentence an operator can act on; `cadence serve` prints it alone.
+ */
+export class AddressUnavailable extends Error {
+  override name = 'AddressUnavailable';
+
+  constructor(
+    readonly code: string,
+    options: ListenOptions,
+  ) {
+    super(addressProblem(code, options));
+  }
+}
+
+function addressProblem(code: string, { port, hostname, portSetting = 'PORT' }: ListenOptions): string {
+  if (code === 'EADDRINUSE') return `port ${port} on ${hostname} is already in use (set ${portSetting} to another port)`;
+  if (code === 'EACCES') return `port ${port} on ${hostname} may only be used by a privileged process (set ${portSetting} to a port above 1023)`;
+  return `cannot listen on ${hostname} port ${port}: ${code} (set HOST to an address of this machine)`;
+}
+
+const ADDRESS_PROBLEMS = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL']);
+
+/**
+ * Serves `fetch` over HTTP/1.1 with Cadence's limits, once it is listening. Fails with
+ * AddressUnavailable when the address cannot be had, instead of an 'error' event nobody hears.
+ */
 export function listen(fetch: (request: Request) => Response | Promise<Response>, options: ListenOptions): Promise<ServerType> {
-  return new Promise((resolve) => {
-    const server = serve({ fetch, port: options.port, hostname: options.hostname, serverOptions: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES } }, () => resolve(server));
+  return new Promise((resolve, reject) => {
+    const refused = (error: NodeJS.ErrnoException) => reject(ADDRESS_PROBLEMS.has(error.code ?? '') ? new AddressUnavailable(error.code!, options) : error);
+    const server = serve({ fetch, port: options.port, hostname: options.hostname, serverOptions: { maxHeaderSize: MAX_REQUEST_HEAD_BYTES } }, () => {
+      server.off('error', refused);
+      resolve(server);
+    });
+    server.once('error', refused);
     keepIdleConnectionsOpen(server as Server);
     (server as Server).on('clientError', answerUnparsableRequest);
   });

@@ -34,7 +34,7 @@ export async function listenForMetrics(options: MetricsListenerOptions): Promise
     options.log.error({ err: error }, 'metrics could not be collected');
     return errorResponse(c, serviceUnavailable('metricsUnavailable', 'The metrics could not be collected; the worker logs why'));
   });
-  const server = (await listen(app.fetch, { port: options.port, hostname: options.hostname })) as Server;
+  const server = (await listen(app.fetch, { port: options.port, hostname: options.hostname, portSetting: 'METRICS_PORT' })) as Server;
   const address = server.address() as AddressInfo;
   const url = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
   options.log.info({ url: `${url}/metrics` }, 'serving metrics');

@@ -125,7 +125,7 @@ describe('backup and restore', () => {
       expect(unwritable.stderr).toMatch(/^cadence: cannot write .*no-such-folder\/backup\.gz: ENOENT/);
       const usage = await runCadence(empty.url, ['restore']);
       expect(usage.code).toBe(2);
-      expect(usage.stderr).toMatch(/^cadence: --in is required\n/);
+      expect(usage.stderr).toBe('cadence: --in is required (run cadence restore --help)\n');
     } finally {
       await empty.drop();
     }
