@@ -24,6 +24,7 @@ import { parseListenArguments, runListen } from '../sandbox/index.js';
 import { backupCommand, restoreCommand } from '../backup/index.js';
 import { orgExportCommand, orgImportCommand } from '../org-transfer/index.js';
 import { DEFAULT_PROSPECTS, MAX_PROSPECTS, resetOrg, seedOrg, triggerEvent, triggerRecipes } from '../sandbox/index.js';
+import { clockRequest, runClockCommand } from '../sandbox/clock-command.js';
 import { standardRecordWriter } from '../behaviours/standard-writer.js';
 import { startServer } from '../server.js';
 import { startWorker, workerOptionsFrom } from '../worker.js';
@@ -62,7 +63,9 @@ const USAGE = `usage:
                     prints the org's events as they commit and POSTs each, signed, as its webhook delivery
   cadence trigger EVENT --org ID               makes the records that fire EVENT (e.g. prospect.created); --list names them all
   cadence sandbox init [--name NAME] [--prospects N] [--seed N]   org create, then sandbox seed in the new org
-  cadence sandbox seed --org ID [--prospects N] [--seed N]         sample records (1000 prospects by default, at most 100000)`;
+  cadence sandbox seed --org ID [--prospects N] [--seed N]         sample records (1000 prospects by default, at most 100000)
+  cadence clock show --org ID                  the org's time (CADENCE_SANDBOX=true only)
+  cadence clock advance --org ID --by 1d       moves the org's time forward (90s, 15m, 2h, 1d): what it scheduled runs as if that time had passed`;
 
 class UsageError extends Error {}
 
@@ -226,6 +229,7 @@ function parseCommandLine(argv: string[]) {
         prospects: { type: 'string' },
         seed: { type: 'string' },
         yes: { type: 'boolean' },
+        by: { type: 'string' },
       },
     });
   } catch (error) {
@@ -430,6 +434,11 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<vo
         const org = await createOrg(sql, { name: values.name ?? 'Cadence sandbox' });
         print({ ...org, seeded: await seedOrg(deps, org.orgId, options) });
       });
+    }
+    case 'clock show':
+    case 'clock advance': {
+      const request = clockRequest(command, { org: values.org, by: values.by }, config.sandbox);
+      return withDatabase(config, async (sql) => print(await runClockCommand(sql, request)));
     }
     default:
       throw new UsageError(`unknown command: ${command}`);
