@@ -156,6 +156,42 @@ describe('the clock advancing a two-step interval sequence a day in one call', (
   });
 });
 
+describe('what else the org scheduled', () => {
+  it('a mailing scheduled two hours ahead is sent at once when the clock passes its time, delivered in the moved time', async () => {
+    const org = await freshOrg(api, 'Sends');
+    const owner = await newUserId(api, org);
+    // No SMTP settings and no SMTP_URL: the local transport, which stores the message.
+    const mailbox = await create(org, 'mailboxes', 'mailbox', { email: `rep${Math.random()}@example.test` }, { user: { type: 'user', id: owner } });
+    const scheduledAt = new Date(Date.now() + 2 * 60 * 60 * 1000).toISOString();
+    const mailing = await create(
+      org,
+      'mailings',
+      'mailing',
+      { state: 'scheduled', subject: 'Later', bodyHtml: '<p>Later</p>', scheduledAt },
+      { mailbox: { type: 'mailbox', id: mailbox }, prospect: { type: 'prospect', id: await prospect(org) } },
+    );
+    const [job] = await api.sql<{ run_at: Date }[]>`select run_at from graphile_worker._private_jobs where payload ->> 'orgId' = ${String(org.orgId)} and run_at > now()`;
+    expectNear(job!.run_at.toISOString(), Date.parse(scheduledAt));
+
+    expect((await advanceBy(org, 2 * 60 * 60)).status).toBe(200);
+    const delivered = await until('the mailing to be delivered', async () => {
+      const found = (await org.request('GET', `/api/v2/mailings/${mailing}`)).body.data.attributes;
+      return found.state === 'delivered' ? found : undefined;
+    });
+    expect(new Date(delivered.deliveredAt).getTime()).toBeGreaterThanOrEqual(Date.parse(scheduledAt));
+    expectNear(delivered.deliveredAt, Date.now() + 2 * 60 * 60 * 1000);
+  });
+
+  it("snoozing a task with no dueAt moves it a day past the org's now", async () => {
+    const org = await freshOrg(api, 'Snooze');
+    expect((await advanceBy(org, 3 * DAY_SECONDS)).status).toBe(200);
+    const task = await create(org, 'tasks', 'task', { action: 'action_item', dueAt: new Date().toISOString() }, { owner: { type: 'user', id: org.userId } });
+    const snoozed = await org.request('POST', `/api/v2/tasks/${task}/actions/snooze`);
+    expect(snoozed.status, JSON.stringify(snoozed.body)).toBe(200);
+    expectNear(snoozed.body.data.attributes.dueAt, Date.now() + 4 * DAY_MS);
+  });
+});
+
 describe('POST /api/v2/sandbox/clock/actions/advance: refusals', () => {
   it.each([
     ['0', 'an integer in digits from 1 to 315360000'],
