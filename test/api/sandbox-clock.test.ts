@@ -23,6 +23,8 @@ const SLACK_MS = 60_000;
 let api: TestApi;
 let plain: TestApi;
 let worker: StartedWorker;
+/** Runs of compliance prospect tasks still to fail on purpose (the retry test sets it). */
+let prospectRunsToFail = 0;
 
 beforeAll(async () => {
   api = await startTestApi({ sandbox: true });
@@ -33,6 +35,12 @@ beforeAll(async () => {
     sandbox: true,
     log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     delivery: { allowedHosts: new Set(), resolver: async () => ['127.0.0.1'] },
+    complianceFaults: ({ kind }) => {
+      if (kind === 'prospect' && prospectRunsToFail > 0) {
+        prospectRunsToFail--;
+        throw new Error('injected fault: the database went away');
+      }
+    },
   });
 });
 
@@ -180,6 +188,46 @@ describe('what else the org scheduled', () => {
     });
     expect(new Date(delivered.deliveredAt).getTime()).toBeGreaterThanOrEqual(Date.parse(scheduledAt));
     expectNear(delivered.deliveredAt, Date.now() + 2 * 60 * 60 * 1000);
+  });
+
+  it('a failed compliance task is retried as soon as the clock passes its next attempt, which is in the moved time', async () => {
+    const org = await freshOrg(api, 'Compliance retries');
+    const address = `erase${Math.random()}@example.test`;
+    await create(org, 'prospects', 'prospect', { firstName: 'Erin', emails: [address] });
+    const [admin] = await api.sql<{ email: string }[]>`select email from users where org_id = ${org.orgId} and id = ${org.userId}`;
+    prospectRunsToFail = 2;
+    const submitted = await org.request('POST', '/api/v2/complianceRequests', {
+      body: {
+        data: {
+          type: 'complianceRequest',
+          attributes: { requester_email: admin!.email, request_type: 'Delete', object_type: 'Prospect', request_object_email: address },
+        },
+      },
+    });
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
+    const batch = submitted.body.data.batch_compliance_request_id;
+    const failedTimes = (attempts: number) =>
+      until(`the prospect task to have failed ${attempts} times`, async () => {
+        const tasks = await listOf(org, `complianceRequestTasks?filter[kind]=prospect`);
+        return tasks.find((t) => t.attributes.attempts === attempts && t.attributes.state === 'temporary_failure')?.attributes;
+      });
+
+    // First failure: retried 10 seconds later by real time, the org's.
+    expectNear((await failedTimes(1)).nextAttemptAt, Date.now() + 10_000);
+    // An hour on: the retry runs at once and fails again; its next attempt is 20 seconds after the moved now.
+    expect((await advanceBy(org, 3600)).status).toBe(200);
+    expectNear((await failedTimes(2)).nextAttemptAt, Date.now() + 3600_000 + 20_000);
+    // Another hour: the third run succeeds, well before 20 real seconds.
+    expect((await advanceBy(org, 3600)).status).toBe(200);
+    const done = await until(
+      'the compliance request to be done',
+      async () => {
+        const [request] = await listOf(org, `complianceRequests?filter[batchComplianceRequest]=${batch}`);
+        return request?.attributes.state === 'done' ? request : undefined;
+      },
+      10_000,
+    );
+    expectNear(done.attributes.updatedAt, Date.now() + 2 * 3600_000);
   });
 
   it("snoozing a task with no dueAt moves it a day past the org's now", async () => {
