@@ -66,11 +66,15 @@ it(`${EVENTS} deliveries to one receiver arrive over a few kept-alive TLS connec
   expect(eventIds.sort((a, b) => a - b)).toEqual(events.map((e) => e.id));
   expect(receiver.secureConnections()).toBeLessThanOrEqual(32);
   // A set's attempt rows are written after its last response arrives: wait for its job to finish.
-  await until('every delivery job to finish', async () => {
-    const [left] = await api.sql<{ jobs: number }[]>`
+  await until(
+    'every delivery job to finish',
+    async () => {
+      const [left] = await api.sql<{ jobs: number }[]>`
       select count(*)::int as jobs from graphile_worker._private_jobs j join graphile_worker._private_tasks t on t.id = j.task_id where t.identifier = 'deliver_webhook'`;
-    return left!.jobs === 0 ? true : undefined;
-  }, 60_000);
+      return left!.jobs === 0 ? true : undefined;
+    },
+    60_000,
+  );
   const [attempts] = await api.sql`
     select count(*)::int as total, count(*) filter (where status = 200)::int as acknowledged from webhook_attempts where webhook_id = ${webhookId}`;
   expect(attempts).toEqual({ total: EVENTS, acknowledged: EVENTS });
