@@ -33,7 +33,7 @@ import type { OpenApiDocument } from './openapi/index.js';
 import { standardBehaviours } from './behaviours/index.js';
 import { standardRecordWriter } from './behaviours/standard-writer.js';
 import { requestRateLimit, type RequestRateLimiter } from './ratelimit/index.js';
-import { mountSandboxClockRoutes, orgTimeOfRequest } from './sandbox/clock-routes.js';
+import { mountSandboxClockRoutes, orgTimeOfRequest } from './sandbox/index.js';
 import { orgTimeClock } from './tenancy/org-time.js';
 import { httpMetrics, metricsEndpoint, trackingHitCounter, type Registry } from './metrics/index.js';
 

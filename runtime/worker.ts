@@ -32,7 +32,7 @@ import type { Config } from './config.js';
 import { connectDatabase } from './db/client.js';
 import type { RecordWriter } from './engine/index.js';
 import { standardRecordWriter } from './behaviours/standard-writer.js';
-import { tasksInOrgTime } from './sandbox/org-time-tasks.js';
+import { tasksInOrgTime } from './sandbox/index.js';
 import { orgTimeClock } from './tenancy/org-time.js';
 import { deliverWebhookTask } from './webhooks/deliver-task.js';
 import { DELIVER_WEBHOOK_TASK } from './webhooks/delivery-job.js';

@@ -24,7 +24,7 @@ import { parseListenArguments, runListen } from '../sandbox/index.js';
 import { backupCommand, restoreCommand } from '../backup/index.js';
 import { orgExportCommand, orgImportCommand } from '../org-transfer/index.js';
 import { DEFAULT_PROSPECTS, MAX_PROSPECTS, resetOrg, seedOrg, triggerEvent, triggerRecipes } from '../sandbox/index.js';
-import { clockRequest, runClockCommand } from '../sandbox/clock-command.js';
+import { clockRequest, runClockCommand } from '../sandbox/index.js';
 import { standardRecordWriter } from '../behaviours/standard-writer.js';
 import { startServer } from '../server.js';
 import { startWorker, workerOptionsFrom } from '../worker.js';
