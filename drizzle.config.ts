@@ -19,6 +19,7 @@ export default defineConfig({
     './runtime/mail/tables.ts',
     './runtime/mail/tracking/tables.ts',
     './runtime/ratelimit/tables.ts',
+    './runtime/sandbox/tables.ts',
   ],
   out: './migrations',
   strict: true,

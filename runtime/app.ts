@@ -34,12 +34,16 @@ import type { OpenApiDocument } from './openapi/index.js';
 import { standardBehaviours } from './behaviours/index.js';
 import { standardRecordWriter } from './behaviours/standard-writer.js';
 import { requestRateLimit, type RequestRateLimiter } from './ratelimit/index.js';
+import { mountSandboxClockRoutes, orgTimeOfRequest } from './sandbox/index.js';
+import { orgTimeClock } from './tenancy/org-time.js';
 import { httpMetrics, metricsEndpoint, trackingHitCounter, type Registry } from './metrics/index.js';
 
 export interface AppDependencies {
   readonly sql: postgres.Sql;
   readonly config: Pick<Config, 'publicBaseUrl' | 'maxBodyBytes'> &
-    Partial<Pick<Config, 'bulkAllowanceCapacity' | 'bulkAllowancePerDay' | 'uploadMaxBytes' | 'smtpUrl' | 'mailAllowedHosts' | 'countTimeBudgetMs' | 'metricsToken'>>;
+    Partial<
+      Pick<Config, 'bulkAllowanceCapacity' | 'bulkAllowancePerDay' | 'uploadMaxBytes' | 'smtpUrl' | 'mailAllowedHosts' | 'countTimeBudgetMs' | 'metricsToken' | 'sandbox'>
+    >;
   readonly log: Logger;
   readonly cursorSecret: string;
   /** Signs the tracking URLs in mail (loadTrackingSecret); the workers that render mail use the same. */
@@ -106,7 +110,11 @@ function renderError(error: Error, c: Context<ApiEnv>): Response {
 
 export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
-  const clock = deps.clock ?? (() => new Date());
+  const realClock = deps.clock ?? (() => new Date());
+  // Sandbox mode: an authenticated request runs in its org's time, which its test clock may have
+  // moved ahead (runtime/sandbox/clock.ts); otherwise the clock is real time and nothing is read.
+  const sandbox = deps.config.sandbox === true;
+  const clock = sandbox ? orgTimeClock(realClock) : realClock;
   const writer = deps.writer ?? standardRecordWriter(clock);
   const engineOptions = {
     sql: deps.sql,
@@ -216,6 +224,10 @@ export function createApp(deps: AppDependencies): Hono<ApiEnv> {
   const api = new Hono<ApiEnv>();
   api.use('*', bearerAuthentication(deps.sql, { cache: new TokenCache() }));
   if (deps.rateLimiter) api.use('*', requestRateLimit(deps.rateLimiter));
+  if (sandbox) {
+    api.use('*', orgTimeOfRequest(deps.sql));
+    mountSandboxClockRoutes(api, { sql: deps.sql, clock: realClock });
+  }
   // Ahead of the resource routes: the bulk module serves the batch's confirm and cancel, and
   // both serve collection actions the schema declares on batch and import.
   checkDeclaredActions(descriptors);

@@ -58,6 +58,11 @@ export interface Config {
   readonly metricsPort: number | undefined;
   /** METRICS_TOKEN: the bearer token GET /metrics asks for; unset: /metrics is open, like /healthz. */
   readonly metricsToken: string | undefined;
+  /**
+   * CADENCE_SANDBOX=true: the deployment is a sandbox for integrations, where each org's test clock
+   * can be moved forward (runtime/sandbox/clock.ts). Never on in production.
+   */
+  readonly sandbox: boolean;
 }
 
 function poolMode(env: NodeJS.ProcessEnv): PoolMode {
@@ -134,5 +139,6 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     countTimeBudgetMs: integer(env, 'COUNT_TIME_BUDGET_MS', 2_000),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0) : undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
+    sandbox: env.CADENCE_SANDBOX === 'true',
   };
 }

@@ -32,6 +32,8 @@ import type { Config } from './config.js';
 import { connectDatabase } from './db/client.js';
 import type { RecordWriter } from './engine/index.js';
 import { standardRecordWriter } from './behaviours/standard-writer.js';
+import { tasksInOrgTime } from './sandbox/index.js';
+import { orgTimeClock } from './tenancy/org-time.js';
 import { deliverWebhookTask } from './webhooks/deliver-task.js';
 import { DELIVER_WEBHOOK_TASK } from './webhooks/delivery-job.js';
 import { PURGE_WEBHOOK_ATTEMPTS_TASK, purgeWebhookAttemptsTask, WEBHOOK_CRONTAB } from './webhooks/purge-task.js';
@@ -70,6 +72,8 @@ export interface WorkerDependencies {
   readonly smtpPools?: SmtpPools;
   /** The worker process's metrics registry, which tasks count their outcomes into; none when unset. */
   readonly metrics?: Registry;
+  /** CADENCE_SANDBOX=true: jobs for an org run in its test clock's time (runtime/sandbox/clock.ts). */
+  readonly sandbox?: boolean;
 }
 
 /** How a worker sends mail (runtime/mail): from configuration (mailOptions), and injectable for tests. */
@@ -98,7 +102,14 @@ const DEFAULT_PUBLIC_BASE_URL = 'http://127.0.0.1:3000';
 
 /** Every task a Cadence worker runs. */
 export function createTaskList(deps: WorkerDependencies): TaskList {
-  const clock = deps.clock ?? (() => new Date());
+  const realClock = deps.clock ?? (() => new Date());
+  // In sandbox mode, a job for an org sees its time (tasksInOrgTime below); otherwise real time.
+  const clock = deps.sandbox ? orgTimeClock(realClock) : realClock;
+  const tasks = standardTasks(deps, clock);
+  return deps.sandbox ? tasksInOrgTime(tasks, deps.sql) : tasks;
+}
+
+function standardTasks(deps: WorkerDependencies, clock: () => Date): TaskList {
   const writer = deps.writer ?? standardRecordWriter(clock);
   const mailServers = deps.mail?.servers ?? mailServerRule(undefined);
   return {
@@ -224,6 +235,8 @@ export interface WorkerOptions {
   readonly liveness?: LivenessOptions;
   /** Mail transports and settings (mailOptions); the local transport when unset. */
   readonly mail?: MailWorkerOptions;
+  /** CADENCE_SANDBOX=true: jobs for an org run in its test clock's time. */
+  readonly sandbox?: boolean;
 }
 
 /** A worker's options from configuration. */
@@ -234,6 +247,7 @@ export function workerOptionsFrom(config: Config): WorkerOptions {
     delivery: deliveryOptions(config),
     liveness: livenessOptions(config),
     mail: mailOptions(config),
+    sandbox: config.sandbox,
   };
 }
 
@@ -273,6 +287,7 @@ export async function startWorker(
     mail,
     smtpPools,
     ...(options.metrics && { metrics: options.metrics }),
+    ...(options.sandbox && { sandbox: true }),
   });
   const jobs = options.metrics && jobMetrics(options.metrics);
   if (options.metrics) {

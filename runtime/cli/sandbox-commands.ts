@@ -1,13 +1,23 @@
 import { descriptors } from '../../generated/resources/index.js';
 import { createOrg } from '../admin/index.js';
 import { standardRecordWriter } from '../behaviours/standard-writer.js';
-import { DEFAULT_PROSPECTS, MAX_PROSPECTS, parseListenArguments, runListen, seedOrg, triggerEvent, triggerRecipes } from '../sandbox/index.js';
+import {
+  clockRequest,
+  DEFAULT_PROSPECTS,
+  MAX_PROSPECTS,
+  parseListenArguments,
+  runClockCommand,
+  runListen,
+  seedOrg,
+  triggerEvent,
+  triggerRecipes,
+} from '../sandbox/index.js';
 import { ORG_OPTION, positiveInteger } from './arguments.js';
 import { defineCommand, UsageError } from './command.js';
 import { print, withDatabase } from './operator-io.js';
 import { untilSignal } from './signals.js';
 
-/** Cadence as a local sandbox for integrations (runtime/sandbox): events, triggers, sample data. */
+/** Cadence as a local sandbox for integrations (runtime/sandbox): events, triggers, sample data, the test clock. */
 
 const SAMPLE_OPTIONS = {
   prospects: { type: 'string', value: 'N', help: `how many prospects (${DEFAULT_PROSPECTS} if not given, at most ${MAX_PROSPECTS})` },
@@ -75,6 +85,26 @@ export const sandboxCommands = [
       const orgId = positiveInteger('org', values.org);
       const options = sampleOptions(values);
       return withDatabase(config, async (sql) => print({ orgId, seeded: await seedOrg({ sql, writer: standardRecordWriter(() => new Date()) }, orgId, options) }));
+    },
+  }),
+  defineCommand({
+    name: 'clock show',
+    synopsis: '--org ID',
+    summary: "the org's time (CADENCE_SANDBOX=true only)",
+    options: { org: ORG_OPTION },
+    run: ({ config, values }) => {
+      const request = clockRequest('clock show', { org: values.org, by: undefined }, config.sandbox);
+      return withDatabase(config, async (sql) => print(await runClockCommand(sql, request)));
+    },
+  }),
+  defineCommand({
+    name: 'clock advance',
+    synopsis: '--org ID --by 1d',
+    summary: "moves the org's time forward (90s, 15m, 2h, 1d): what it scheduled runs as if that time had passed",
+    options: { org: ORG_OPTION, by: { type: 'string', value: 'DURATION', help: 'how far: a whole number of s, m, h or d, at most ten years' } },
+    run: ({ config, values }) => {
+      const request = clockRequest('clock advance', { org: values.org, by: values.by }, config.sandbox);
+      return withDatabase(config, async (sql) => print(await runClockCommand(sql, request)));
     },
   }),
 ];

@@ -1,4 +1,5 @@
 import type { Transaction } from '../tenancy/index.js';
+import { orgNowSql } from '../tenancy/org-time.js';
 import type { Snapshot } from './record-rules.js';
 
 /** What changed, as the outbox records it and webhooks deliver it. */
@@ -48,9 +49,12 @@ export async function recordEvents(tx: Transaction, orgId: number, events: reado
     id: e.resourceId,
     payload: { data: e.data, ...(e.before && { beforeUpdate: e.before }) },
   }));
+  // The transaction's time; an org's in sandbox mode (tenancy/org-time.ts), which no column default knows of.
+  const now = orgNowSql();
+  const stamps = now === 'now()' ? '' : `, "created_at", "updated_at"`;
   const inserted = await tx.unsafe<{ id: number }[]>(
-    `insert into "events" ("org_id", "name", "action", "resource_type", "resource_id", "payload", "event_at")
-     select $1, e.value->>'name', e.value->>'action', e.value->>'type', (e.value->>'id')::bigint, e.value->'payload', now()
+    `insert into "events" ("org_id", "name", "action", "resource_type", "resource_id", "payload", "event_at"${stamps})
+     select $1, e.value->>'name', e.value->>'action', e.value->>'type', (e.value->>'id')::bigint, e.value->'payload', ${now}${stamps && `, ${now}, ${now}`}
        from jsonb_array_elements($2::jsonb->'rows') with ordinality as e(value, ord)
       order by e.ord
      returning "id"`,

@@ -1,6 +1,7 @@
 import type { ResourceDescriptor } from '../model/descriptor.js';
 import { partitionPredicate, quoteIdent, selectList } from '../model/sql-text.js';
 import type { Transaction } from '../tenancy/index.js';
+import { orgNowSql } from '../tenancy/org-time.js';
 import type { ColumnValue } from './record-rules.js';
 import type { Reference } from './records.js';
 import type { Row } from './render.js';
@@ -60,14 +61,25 @@ export async function insertRows(
 ): Promise<Row[]> {
   const table = quoteIdent(descriptor.table);
   const partition = descriptor.partition;
-  const targets = ['"org_id"', ...(partition ? [quoteIdent(partition.column)] : []), ...columns.map(quoteIdent)];
-  const sources = ['$1', ...(partition ? [String(Number(partition.value))] : []), ...columns.map((c) => `r.${quoteIdent(c)}`)];
+  const stamped = stampedColumns(descriptor, columns);
+  const targets = ['"org_id"', ...(partition ? [quoteIdent(partition.column)] : []), ...columns.map(quoteIdent), ...stamped.map(quoteIdent)];
+  const sources = ['$1', ...(partition ? [String(Number(partition.value))] : []), ...columns.map((c) => `r.${quoteIdent(c)}`), ...stamped.map(() => orgNowSql())];
   const inserted = await tx.unsafe<Row[]>(
     `insert into ${table} (${targets.join(', ')}) select ${sources.join(', ')} from ${ROWS_OF(table)} order by e.ord returning ${selectList(descriptor)}`,
     [orgId, jsonRows(rows)] as never[],
     { prepare: true },
   );
   return inserted.sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/**
+ * The record's own times that an insert writes itself: none in real time (the columns' default,
+ * the transaction's time, stamps them); created and updated at in an org whose sandbox clock is
+ * ahead (tenancy/org-time.ts), which no column default knows of.
+ */
+function stampedColumns(descriptor: ResourceDescriptor, columns: readonly string[]): string[] {
+  if (orgNowSql() === 'now()') return [];
+  return descriptor.attributes.filter((a) => (a.name === 'createdAt' || a.name === 'updatedAt') && !columns.includes(a.column)).map((a) => a.column);
 }
 
 /**
@@ -85,7 +97,7 @@ export async function updateRows(
   const table = quoteIdent(descriptor.table);
   // The source's columns are renamed so that RETURNING's unqualified names mean the table's.
   const sets = columns.map((c, i) => `${quoteIdent(c)} = s."__v${i}"`);
-  if (descriptor.attributes.some((a) => a.name === 'updatedAt')) sets.push(`"updated_at" = now()`);
+  if (descriptor.attributes.some((a) => a.name === 'updatedAt')) sets.push(`"updated_at" = ${orgNowSql()}`);
   const source = [`r."id" as "__id"`, ...columns.map((c, i) => `r.${quoteIdent(c)} as "__v${i}"`)].join(', ');
   const updated = await tx.unsafe<Row[]>(
     `update ${table} set ${sets.join(', ')} from (select ${source} from ${ROWS_OF(table)}) as s
@@ -141,7 +153,7 @@ export async function clearReference(
   const { descriptor, relationship } = reference;
   const table = quoteIdent(descriptor.table);
   const column = quoteIdent(relationship.column);
-  const touch = descriptor.attributes.some((a) => a.name === 'updatedAt') ? `, "updated_at" = now()` : '';
+  const touch = descriptor.attributes.some((a) => a.name === 'updatedAt') ? `, "updated_at" = ${orgNowSql()}` : '';
   const polymorphic = relationship.kind === 'polymorphicToOne';
   const clearType = polymorphic ? `, ${quoteIdent(relationship.typeColumn)} = null` : '';
   await tx.unsafe(

@@ -1,10 +1,15 @@
 import { gatherToCommit, type Transaction } from '../tenancy/index.js';
+import { orgTimeOffsetMs, realInstantOf } from '../tenancy/org-time.js';
 
 export interface JobOptions {
   /** graphile-worker's own retries, for crashes; task-level retry policies live in the task. */
   readonly maxAttempts?: number;
   /** Deduplicates: a second enqueue with the same key replaces the first, so re-runs do no harm. */
   readonly jobKey?: string;
+  /**
+   * When the job runs, by the clock of the org being worked for (tenancy/org-time.ts): real time
+   * but in sandbox mode, where it is turned into the real instant graphile-worker runs it at.
+   */
   readonly runAt?: Date;
 }
 
@@ -16,7 +21,7 @@ export interface JobOptions {
 export async function enqueueJob(tx: Transaction, task: string, payload: Record<string, unknown>, options: JobOptions = {}): Promise<void> {
   await tx.unsafe(
     'select cadence_system.enqueue_job($1, $2::json, $3::int, $4::text, $5::timestamptz)',
-    [task, payload, options.maxAttempts ?? null, options.jobKey ?? null, options.runAt?.toISOString() ?? null] as never[],
+    [task, payload, options.maxAttempts ?? null, options.jobKey ?? null, (options.runAt && realInstantOf(options.runAt).toISOString()) ?? null] as never[],
     { prepare: true },
   );
 }
@@ -113,7 +118,7 @@ async function addJobs(tx: Transaction, wrapper: string, jobs: readonly JobSpec[
     payload: j.payload,
     ...(j.maxAttempts !== undefined && { maxAttempts: j.maxAttempts }),
     ...(j.jobKey !== undefined && { jobKey: j.jobKey }),
-    ...(j.runAt !== undefined && { runAt: j.runAt.toISOString() }),
+    ...(j.runAt !== undefined && { runAt: realInstantOf(j.runAt).toISOString() }),
     ...(j.queueName !== undefined && { queueName: j.queueName }),
     ...(j.priority !== undefined && { priority: j.priority }),
     ...(j.flags !== undefined && { flags: j.flags }),
@@ -123,10 +128,12 @@ async function addJobs(tx: Transaction, wrapper: string, jobs: readonly JobSpec[
 
 /**
  * A run_at `ms` from now by the database's clock, the one graphile-worker compares run_at with:
- * a job's delay is real time even where a task's injected clock stands still or drifts.
+ * a job's delay is real time even where a task's injected clock stands still or drifts. Like
+ * every run-at it is in the org's time (a sandbox's test clock ahead of the database's), which
+ * enqueueing takes off again.
  */
 export async function runAtAfter(tx: Transaction, ms: number): Promise<Date> {
-  const [row] = await tx<{ at: Date }[]>`select clock_timestamp() + ${ms} * interval '1 millisecond' as at`;
+  const [row] = await tx<{ at: Date }[]>`select clock_timestamp() + ${ms + orgTimeOffsetMs()} * interval '1 millisecond' as at`;
   if (!row) throw new Error('clock_timestamp() returned no row');
   return row.at;
 }

@@ -9,6 +9,7 @@ export const LEFT_OUT_TABLES: Readonly<Record<string, string>> = {
   'cadence_system.request_counts': 'request rate-limit counts of the current hours, deleted within hours; the new org starts counting afresh',
   'cadence_system.app_installs': 'applications are registered per deployment; install them again in the new one (cadence app install)',
   'cadence_system.oauth_grants': "users' consents to applications of this deployment; they consent again to the new one's",
+  'cadence_system.sandbox_clocks': "a sandbox's test clock (CADENCE_SANDBOX): the new org starts on real time",
 };
 
 /**

@@ -85,6 +85,8 @@ export interface TestApiOptions {
   metrics?: { token?: string };
   /** Serves this database (a restored or imported one), with an org of its own added, and drops it on close. */
   database?: TestDatabase;
+  /** CADENCE_SANDBOX=true: orgs' test clocks (runtime/sandbox/clock.ts); off by default. */
+  sandbox?: boolean;
 }
 
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -114,6 +116,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       ...(options.uploadMaxBytes !== undefined && { uploadMaxBytes: options.uploadMaxBytes }),
       ...(options.countTimeBudgetMs !== undefined && { countTimeBudgetMs: options.countTimeBudgetMs }),
       metricsToken: options.metrics?.token,
+      ...(options.sandbox && { sandbox: true }),
     },
     log,
   });

@@ -5,7 +5,7 @@ import { SERVICE_ACTOR, type RecordWriter, type WriteEffects } from '../../engin
 import type { Row } from '../../engine/render.js';
 import { enqueueJobs } from '../../jobs/enqueue.js';
 import { orgScopedTransaction } from '../../tenancy/index.js';
-import { lockedRows, written } from './service-writes.js';
+import { lockedRows, written, writtenRows } from './service-writes.js';
 
 export const RESUME_OOTO_TASK = 'resume_ooto_sequence_state';
 
@@ -33,7 +33,8 @@ export async function pauseOutOfOffice(effects: WriteEffects, mailings: readonly
   const stateIds = [...new Set(mailings.flatMap((m) => (m.sequenceState == null ? [] : [Number(m.sequenceState)])))];
   const states = [...(await lockedRows(effects, 'sequenceState', stateIds)).values()].filter((s) => s.state === 'active' || s.state === 'pending');
   if (states.length === 0) return;
-  await written(
+  // The pause's time as written (its stateChangedAt), which the resume compares with.
+  const paused = await writtenRows(
     effects,
     states.map((s) => effects.update('sequenceState', Number(s.id), { state: 'paused', pauseReason: OOTO_PAUSE_REASON })),
   );
@@ -43,13 +44,14 @@ export async function pauseOutOfOffice(effects: WriteEffects, mailings: readonly
   );
   const rulesetIds = [...sequences.values()].flatMap((s) => (s.ruleset == null ? [] : [Number(s.ruleset)]));
   const rulesets = await effects.records.rows('ruleset', rulesetIds);
-  const pausedAt = effects.now.toISOString();
   const resumes = states.flatMap((state) => {
     const ruleset = rulesets.get(Number(sequences.get(Number(state.sequence))?.ruleset));
     if (ruleset?.autoResumeOotoProspects !== true) return [];
     const days =
       typeof ruleset.autoResumeOotoProspectsIn === 'number' && ruleset.autoResumeOotoProspectsIn > 0 ? ruleset.autoResumeOotoProspectsIn : DEFAULT_OOTO_RESUME_DAYS;
-    const payload: ResumePayload = { orgId: effects.orgId, stateId: Number(state.id), pausedAt };
+    const stateChangedAt = paused.get(Number(state.id))?.stateChangedAt;
+    if (stateChangedAt == null) return [];
+    const payload: ResumePayload = { orgId: effects.orgId, stateId: Number(state.id), pausedAt: new Date(stateChangedAt as string).toISOString() };
     return [
       {
         task: RESUME_OOTO_TASK,

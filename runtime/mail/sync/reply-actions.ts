@@ -5,7 +5,7 @@ import { SERVICE_ACTOR, type RecordWriter, type WriteEffects, type WriteOperatio
 import type { Row } from '../../engine/render.js';
 import { enqueueJobs, type JobSpec } from '../../jobs/enqueue.js';
 import { orgScopedTransaction } from '../../tenancy/index.js';
-import { lockedRows, written } from './service-writes.js';
+import { lockedRows, written, writtenRows } from './service-writes.js';
 
 /**
  * What a reply does to the sequence state of the mailing it answers, as its sequence says
@@ -57,7 +57,8 @@ export async function answerReplies(effects: WriteEffects, states: readonly Row[
   );
   const now = effects.now.toISOString();
   const operations: WriteOperation[] = [];
-  const timers: JobSpec[] = [];
+  /** States paused for a while, and for how many seconds. */
+  const pauses: { stateId: number; seconds: number }[] = [];
   for (const state of live) {
     const id = Number(state.id);
     const sequence = sequences.get(Number(state.sequence));
@@ -67,15 +68,21 @@ export async function answerReplies(effects: WriteEffects, states: readonly Row[
       operations.push(effects.update('sequenceState', id, { ...replied, state: 'finished' }, 'finished'));
     } else if (action === 'pause' && (RUNNING_STATES.has(String(state.state)) || state.state === 'paused')) {
       operations.push(effects.update('sequenceState', id, { ...replied, state: 'paused', pauseReason: REPLY_PAUSE_REASON }));
-      // A state paused already keeps its stateChangedAt (it changes with the state only).
-      const pausedAt = state.state === 'paused' ? new Date(state.stateChangedAt as string).toISOString() : now;
       const seconds = Number(sequence?.primaryReplyPauseDuration ?? 0);
-      if (seconds > 0) timers.push(finishJob({ orgId: effects.orgId, stateId: id, pausedAt }, new Date(effects.now.getTime() + seconds * 1000)));
+      if (seconds > 0) pauses.push({ stateId: id, seconds });
     } else {
       operations.push(effects.update('sequenceState', id, replied));
     }
   }
-  await written(effects, operations);
+  const rows = await writtenRows(effects, operations);
+  // The pause's time as written: a state paused already keeps its stateChangedAt (it changes with
+  // the state only), and a new pause's is the write's own clock reading, not effects.now.
+  const timers = pauses.flatMap(({ stateId, seconds }): JobSpec[] => {
+    const stateChangedAt = rows.get(stateId)?.stateChangedAt;
+    if (stateChangedAt == null) return [];
+    const pausedAt = new Date(stateChangedAt as string).toISOString();
+    return [finishJob({ orgId: effects.orgId, stateId, pausedAt }, new Date(effects.now.getTime() + seconds * 1000))];
+  });
   await enqueueJobs(effects.tx, timers);
 }
 

@@ -20,3 +20,18 @@ export async function written(effects: WriteEffects, operations: readonly WriteO
     if (outcome.status === 'refused') throw outcome.error;
   }
 }
+
+/**
+ * Writes as `written` does, and answers the rows as written, by id: what the write derived, such
+ * as a sequence state's stateChangedAt, which is the write's own clock reading, not `effects.now`
+ * (each write reads the clock again, a few milliseconds later).
+ */
+export async function writtenRows(effects: WriteEffects, operations: readonly WriteOperation[]): Promise<Map<number, Row>> {
+  const rows = new Map<number, Row>();
+  if (operations.length === 0) return rows;
+  for (const outcome of await effects.write(operations)) {
+    if (outcome.status === 'refused') throw outcome.error;
+    if (outcome.status === 'written') rows.set(Number(outcome.row.id), outcome.row);
+  }
+  return rows;
+}
