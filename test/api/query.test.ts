@@ -259,8 +259,11 @@ describe('include and fields', () => {
       // (runtime/ratelimit): a settle landing inside a slower request is none of that request's.
       return statements.filter((s) => !/^(begin|commit)/i.test(s.trim()) && !s.includes('cadence_system.request_counts as c')).length;
     };
-    const small = await countFor('/api/v2/prospects?include=account,owner&page[size]=2');
-    const large = await countFor('/api/v2/prospects?include=account,owner&page[size]=100');
+    // The fewest of three tries: work the pool does in the background for other callers (the rate
+    // limiter's settle, the token cache's recheck) can land inside any one request, never subtract.
+    const fewest = async (path: string) => Math.min(await countFor(path), await countFor(path), await countFor(path));
+    const small = await fewest('/api/v2/prospects?include=account,owner&page[size]=2');
+    const large = await fewest('/api/v2/prospects?include=account,owner&page[size]=100');
     expect(large).toBe(small);
   });
 
