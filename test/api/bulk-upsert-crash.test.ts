@@ -1,3 +1,4 @@
+import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { until } from '../helpers/wait.js';
@@ -8,6 +9,11 @@ import { FAST_LIVENESS, WorkerProcesses } from '../helpers/worker-processes.js';
  * SIGKILLed in the middle of a chunk. The chunk's transaction dies with its worker; another
  * worker runs the chunk again and finds done only what was committed. In the end every record
  * is written exactly once and every item is final, as a client sees it over HTTP.
+ *
+ * The kill points are made, not waited for: the test holds the batch's row locked, so a chunk
+ * that has written its records waits, uncommitted, to count them into the batch; the test
+ * kills its worker there, then lets go. (Waiting for a worker seen holding a chunk raced with
+ * the batch: on a fast run it finished between two looks.)
  */
 
 const RECORDS = 20_000;
@@ -35,20 +41,47 @@ async function batch(id: number) {
   return body.data.attributes;
 }
 
-/** Kills, once some chunks are done and others are under way, a worker that holds a chunk. */
+/**
+ * Kills a worker in the middle of a chunk, once `doneAtLeast` items are done: with the batch's
+ * row held locked by the test, no chunk can commit, and once a chunk's transaction waits on that
+ * lock it has written its records; a worker holding a chunk then is killed mid-chunk. Its
+ * replacement starts before the lock is let go, so the batch cannot run out of chunks meanwhile.
+ */
 async function killMidBatch(batchId: number, doneAtLeast: number): Promise<{ done: number }> {
-  const victim = await until(
-    `a worker holding a chunk once ${doneAtLeast} items are done`,
+  await until(
+    `${doneAtLeast} items done`,
     async () => {
       const { total, pending } = await batch(batchId);
-      if (total - pending < doneAtLeast) return undefined;
-      return workers.holding(api.sql, 'bulk_upsert_chunk');
+      return total - pending >= doneAtLeast ? true : undefined;
     },
     240_000,
   );
-  await workers.kill(victim);
-  const { total, pending } = await batch(batchId);
-  return { done: total - pending };
+  const holder = postgres(api.databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const lock = await holder.reserve();
+    await lock`begin`;
+    const [{ pid }] = await lock<[{ pid: number }]>`select pg_backend_pid() as pid`;
+    await lock`select 1 from batches where id = ${batchId} for no key update`;
+    const { total, pending } = await batch(batchId);
+    expect(pending, 'the batch is still under way when its row is locked').toBeGreaterThan(0);
+    await until(
+      'a chunk waiting to count its written records into the batch',
+      async () => {
+        const [{ waiting }] = await api.sql<[{ waiting: number }]>`
+        select count(*)::int as waiting from pg_stat_activity where ${pid} = any(pg_blocking_pids(pid))`;
+        return waiting > 0 ? true : undefined;
+      },
+      240_000,
+    );
+    const victim = await until('a worker holding a chunk', () => workers.holding(api.sql, 'bulk_upsert_chunk'), 60_000);
+    await workers.kill(victim);
+    await workers.start(ONE_SLOT);
+    await lock`rollback`;
+    lock.release();
+    return { done: total - pending };
+  } finally {
+    await holder.end({ timeout: 5 });
+  }
 }
 
 /** Every item of the batch, page by page, as a client reads them. */
@@ -79,9 +112,7 @@ it('workers SIGKILLed twice during a 20,000-record upsert: every record applied 
   await workers.start(ONE_SLOT);
   await workers.start(ONE_SLOT);
   const first = await killMidBatch(batchId, 1);
-  await workers.start(ONE_SLOT);
   const second = await killMidBatch(batchId, first.done + 1);
-  await workers.start(ONE_SLOT);
   const done = await until(
     'the batch to finish',
     async () => {
