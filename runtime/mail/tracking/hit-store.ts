@@ -76,14 +76,16 @@ interface ClaimedRow {
  * Claims and deletes up to `limit` of the org's oldest hits, in the caller's org-scoped
  * transaction, and answers them counted per mailing (in mailing id order). Rows another fold
  * has claimed are skipped, not waited for. The delete commits with the counts written from it,
- * or rolls back with them: a hit is counted exactly once.
+ * or rolls back with them: a hit is counted exactly once. The claimed ids are deleted by key
+ * (`= any(array(...))`), not by a semi-join, whose plan a young org's statistics can make
+ * quadratic (see claimDueSteps).
  */
 export async function claimHits(tx: Transaction, orgId: number, limit: number): Promise<MailingHits[]> {
   const rows = await tx<ClaimedRow[]>`
     with claimed as (
       delete from tracking_hits h
        where h.org_id = ${orgId}
-         and h.id in (select id from tracking_hits where org_id = ${orgId} order by id limit ${limit} for update skip locked)
+         and h.id = any(array(select id from tracking_hits where org_id = ${orgId} order by id limit ${limit} for update skip locked))
       returning h.id, h.mailing_id, h.kind, h.hit_at
     )
     select mailing_id,
