@@ -78,15 +78,31 @@ export function polymorphicTarget(rel: PolymorphicToOneDescriptor, row: Readonly
 
 /** `"id", "first_name" as "firstName", ...`: every public field of a row. */
 export function selectList(descriptor: ResourceDescriptor): string {
-  return [
-    `"id"`,
-    ...descriptor.attributes.map((a) => `${selectExpression(a)} as ${quoteIdent(a.name)}`),
-    ...toOnes(descriptor).map((r) => `${quoteIdent(r.column)} as ${quoteIdent(relationshipAlias(r))}`),
-    ...polymorphicToOnes(descriptor).flatMap((r) => [
-      `${quoteIdent(r.typeColumn)} as ${quoteIdent(relationshipTypeAlias(r))}`,
-      `${quoteIdent(r.column)} as ${quoteIdent(relationshipAlias(r))}`,
-    ]),
-  ].join(', ');
+  return selectListOf(descriptor, () => true).list;
+}
+
+/**
+ * The select list of the public fields whose column `returned` names, and the aliases of the
+ * others (every field a row of selectList has, but these). A polymorphic to-one is returned
+ * when either of its two columns is.
+ */
+export function selectListOf(descriptor: ResourceDescriptor, returned: (column: string) => boolean): { list: string; omitted: readonly string[] } {
+  const list = [`"id"`];
+  const omitted: string[] = [];
+  for (const a of descriptor.attributes) {
+    if (returned(a.column)) list.push(`${selectExpression(a)} as ${quoteIdent(a.name)}`);
+    else omitted.push(a.name);
+  }
+  for (const r of toOnes(descriptor)) {
+    if (returned(r.column)) list.push(`${quoteIdent(r.column)} as ${quoteIdent(relationshipAlias(r))}`);
+    else omitted.push(relationshipAlias(r));
+  }
+  for (const r of polymorphicToOnes(descriptor)) {
+    if (returned(r.column) || returned(r.typeColumn)) {
+      list.push(`${quoteIdent(r.typeColumn)} as ${quoteIdent(relationshipTypeAlias(r))}`, `${quoteIdent(r.column)} as ${quoteIdent(relationshipAlias(r))}`);
+    } else omitted.push(relationshipTypeAlias(r), relationshipAlias(r));
+  }
+  return { list: list.join(', '), omitted };
 }
 
 /** Cast for a parameter bound to a column, so PostgreSQL parses ISO strings and JSON text. */
