@@ -67,9 +67,10 @@ export async function insertRows(
   const stamped = stampedColumns(descriptor, columns);
   const targets = ['"org_id"', ...(partition ? [quoteIdent(partition.column)] : []), ...columns.map(quoteIdent), ...stamped.map(quoteIdent)];
   const sources = ['$1', ...(partition ? [String(Number(partition.value))] : []), ...columns.map((c) => `r.${quoteIdent(c)}`), ...stamped.map(() => orgNowSql())];
-  const filled = await columnsFilledOnInsert(tx, descriptor.table);
+  const catalog = await tableCatalog(tx, descriptor.table);
   const given = new Set([...columns, ...stamped]);
-  const { list, omitted } = filled ? selectListOf(descriptor, (c) => given.has(c) || filled.has(c)) : { list: selectList(descriptor), omitted: [] };
+  const { list, omitted } =
+    catalog?.rewrittenOnInsert === false ? selectListOf(descriptor, (c) => given.has(c) || catalog.filledOnInsert.has(c)) : { list: selectList(descriptor), omitted: [] };
   const inserted = await tx.unsafe<Row[]>(
     `insert into ${table} (${targets.join(', ')}) select ${sources.join(', ')} from ${ROWS_OF(table)} order by e.ord returning ${list}`,
     [orgId, jsonRows(rows)] as never[],
@@ -80,30 +81,42 @@ export async function insertRows(
 }
 
 /**
- * The columns of each table that PostgreSQL fills on insert without being given them (a
- * default, an identity, a generated column), read from the catalog once per table and
- * process: only a migration changes them, and the service runs after its migrations. A table
- * with a BEFORE INSERT row trigger, which could set any column, has none: all are read back.
+ * What PostgreSQL itself writes into a table's rows, read from the catalog once per table and
+ * process: only a migration changes it, and the service runs after its migrations.
  */
-const filledOnInsert = new Map<string, Promise<ReadonlySet<string> | undefined>>();
+interface TableCatalog {
+  /** Columns filled on insert without being given: a default, an identity, a generated column. */
+  readonly filledOnInsert: ReadonlySet<string>;
+  /** Generated columns, which an update of the columns they are computed from changes. */
+  readonly generated: ReadonlySet<string>;
+  /** A BEFORE INSERT (UPDATE) row trigger could set any column: such rows are read back whole. */
+  readonly rewrittenOnInsert: boolean;
+  readonly rewrittenOnUpdate: boolean;
+}
 
-/** The table's columns filled on insert; undefined when every field must be read back. */
-async function columnsFilledOnInsert(tx: Transaction, table: string): Promise<ReadonlySet<string> | undefined> {
-  let filled = filledOnInsert.get(table);
-  if (!filled) {
-    filled = tx
-      .unsafe<[{ filled: string[]; rewritten: boolean }]>(
+const catalogs = new Map<string, Promise<TableCatalog>>();
+
+/** The table's catalog; undefined when it could not be read (every field is then read back). */
+async function tableCatalog(tx: Transaction, table: string): Promise<TableCatalog | undefined> {
+  let catalog = catalogs.get(table);
+  if (!catalog) {
+    // pg_trigger.tgtype bits: 1 row, 2 before, 4 insert, 16 update.
+    catalog = tx
+      .unsafe<[{ filled: string[]; generated: string[]; on_insert: boolean; on_update: boolean }]>(
         `select array(select attname::text from pg_attribute
                        where attrelid = $1::regclass and attnum > 0 and not attisdropped
                          and (atthasdef or attidentity <> '' or attgenerated <> '')) as filled,
-                exists(select 1 from pg_trigger where tgrelid = $1::regclass and not tgisinternal and tgtype & 7 = 7) as rewritten`,
+                array(select attname::text from pg_attribute
+                       where attrelid = $1::regclass and attnum > 0 and not attisdropped and attgenerated <> '') as generated,
+                exists(select 1 from pg_trigger where tgrelid = $1::regclass and not tgisinternal and tgtype & 7 = 7) as on_insert,
+                exists(select 1 from pg_trigger where tgrelid = $1::regclass and not tgisinternal and tgtype & 19 = 19) as on_update`,
         [quoteIdent(table)] as never[],
       )
-      .then(([row]) => (row.rewritten ? undefined : new Set(row.filled)));
-    filledOnInsert.set(table, filled);
-    filled.catch(() => filledOnInsert.delete(table));
+      .then(([row]) => ({ filledOnInsert: new Set(row.filled), generated: new Set(row.generated), rewrittenOnInsert: row.on_insert, rewrittenOnUpdate: row.on_update }));
+    catalogs.set(table, catalog);
+    catalog.catch(() => catalogs.delete(table));
   }
-  return filled.catch(() => undefined);
+  return catalog.catch(() => undefined);
 }
 
 /**
@@ -118,7 +131,10 @@ function stampedColumns(descriptor: ResourceDescriptor, columns: readonly string
 
 /**
  * Updates records that set the same `columns`, each to its own values; updatedAt becomes the
- * transaction's time. Returns the rows as stored, by id. Each id appears at most once.
+ * transaction's time. `current` holds each record's row as locked and read in this transaction
+ * (in the order of `ids`): the update reads back only what it changes (the columns set,
+ * updated_at, generated columns) and the rest of each row is the locked one's, which nothing
+ * else can have changed meanwhile. Returns the rows as stored, by id. Each id appears at most once.
  */
 export async function updateRows(
   tx: Transaction,
@@ -127,23 +143,35 @@ export async function updateRows(
   columns: readonly string[],
   ids: readonly number[],
   rows: readonly (readonly ColumnValue[])[],
+  current: readonly Row[],
 ): Promise<Map<number, Row>> {
   const table = quoteIdent(descriptor.table);
   // The source's columns are renamed so that RETURNING's unqualified names mean the table's.
   const sets = columns.map((c, i) => `${quoteIdent(c)} = s."__v${i}"`);
-  if (descriptor.attributes.some((a) => a.name === 'updatedAt')) sets.push(`"updated_at" = ${orgNowSql()}`);
+  const touched = new Set(columns);
+  if (descriptor.attributes.some((a) => a.name === 'updatedAt')) {
+    sets.push(`"updated_at" = ${orgNowSql()}`);
+    touched.add('updated_at');
+  }
+  const catalog = await tableCatalog(tx, descriptor.table);
+  const { list } = catalog?.rewrittenOnUpdate === false ? selectListOf(descriptor, (c) => touched.has(c) || catalog.generated.has(c)) : { list: selectList(descriptor) };
   const source = [`r."id" as "__id"`, ...columns.map((c, i) => `r.${quoteIdent(c)} as "__v${i}"`)].join(', ');
   const updated = await tx.unsafe<Row[]>(
     `update ${table} set ${sets.join(', ')} from (select ${source} from ${ROWS_OF(table)}) as s
       where ${table}."org_id" = $1 and ${table}."id" = s."__id"${partitionPredicate(descriptor, table)}
-      returning ${selectList(descriptor)}`,
+      returning ${list}`,
     [orgId, jsonRows(rows, ids)] as never[],
     { prepare: true },
   );
-  return new Map(updated.map((row) => [Number(row.id), row]));
+  const before = new Map(current.map((row) => [Number(row.id), row]));
+  return new Map(updated.map((row) => [Number(row.id), { ...before.get(Number(row.id)), ...row }]));
 }
 
-/** Deletes the org's records among `ids` with one statement. Returns their last values by id. */
+/**
+ * Deletes the org's records among `ids` with one statement. Returns their last values by id,
+ * read back whole: the delete's references to them were cleared just before, and a record of
+ * the set may have been one of those (a user and the manager it refers to, deleted together).
+ */
 export async function deleteRows(tx: Transaction, descriptor: ResourceDescriptor, orgId: number, ids: readonly number[]): Promise<Map<number, Row>> {
   const deleted = await tx.unsafe<Row[]>(
     `delete from ${quoteIdent(descriptor.table)} where "org_id" = $1 and "id" = any($2::bigint[])${partitionPredicate(descriptor)} returning ${selectList(descriptor)}`,

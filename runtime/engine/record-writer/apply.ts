@@ -80,7 +80,15 @@ async function updateAll(set: SetWrite, descriptor: ResourceDescriptor, accepted
       continue;
     }
     const ids = group.members.map((p) => Number(p.current!.id));
-    const updated = await updateRows(set.tx, descriptor, set.orgId, group.columns, ids, group.values);
+    const updated = await updateRows(
+      set.tx,
+      descriptor,
+      set.orgId,
+      group.columns,
+      ids,
+      group.values,
+      group.members.map((p) => p.current!),
+    );
     group.members.forEach((p, i) => rows.set(p.index, updated.get(ids[i]!)!));
   }
 }
