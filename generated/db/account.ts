@@ -219,17 +219,23 @@ export const accounts = pgTable(
     }),
     index('accounts_buyer_intent_score_idx').on(t.orgId, t.buyerIntentScore, t.id),
     index('accounts_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('accounts_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('accounts_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('accounts_custom_id_idx').on(t.orgId, t.customId, t.id),
     index('accounts_domain_idx').on(t.orgId, t.domain, t.id),
     index('accounts_domain_search_idx').on(t.orgId, sql`lower(${t.domain}) text_pattern_ops`),
     index('accounts_name_idx').on(t.orgId, t.name, t.id),
     index('accounts_name_search_idx').on(t.orgId, sql`lower(${t.name}) text_pattern_ops`),
     index('accounts_named_idx').on(t.orgId, t.named, t.id),
-    index('accounts_owner_id_idx').on(t.orgId, t.ownerId, t.id),
+    index('accounts_owner_id_idx')
+      .on(t.orgId, t.ownerId, t.id)
+      .where(sql`${t.ownerId} is not null`),
     index('accounts_sharing_team_id_idx').on(t.orgId, t.sharingTeamId),
     index('accounts_touched_at_idx').on(t.orgId, t.touchedAt, t.id),
     index('accounts_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
-    index('accounts_updater_id_idx').on(t.orgId, t.updaterId, t.id),
+    index('accounts_updater_id_idx')
+      .on(t.orgId, t.updaterId, t.id)
+      .where(sql`${t.updaterId} is not null`),
   ],
 );

@@ -10,6 +10,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { accounts } from './account.js';
 import { users } from './user.js';
@@ -42,9 +43,13 @@ export const accountNotes = pgTable(
       columns: [t.orgId, t.creatorId],
       foreignColumns: [users.orgId, users.id],
     }),
-    index('account_notes_account_id_idx').on(t.orgId, t.accountId, t.id),
+    index('account_notes_account_id_idx')
+      .on(t.orgId, t.accountId, t.id)
+      .where(sql`${t.accountId} is not null`),
     index('account_notes_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('account_notes_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('account_notes_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('account_notes_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
   ],
 );

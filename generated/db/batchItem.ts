@@ -12,6 +12,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { batches } from './batch.js';
 
@@ -39,7 +40,9 @@ export const batchItems = pgTable(
       columns: [t.orgId, t.batchId],
       foreignColumns: [batches.orgId, batches.id],
     }),
-    index('batch_items_batch_id_idx').on(t.orgId, t.batchId, t.id),
+    index('batch_items_batch_id_idx')
+      .on(t.orgId, t.batchId, t.id)
+      .where(sql`${t.batchId} is not null`),
     index('batch_items_created_at_idx').on(t.orgId, t.createdAt, t.id),
     index('batch_items_failed_idx').on(t.orgId, t.failed, t.id),
     index('batch_items_item_id_idx').on(t.orgId, t.itemId, t.id),

@@ -11,6 +11,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { callDispositions } from './callDisposition.js';
 import { callPurposes } from './callPurpose.js';
@@ -109,23 +110,43 @@ export const calls = pgTable(
     foreignKey({ name: 'calls_task_fk', columns: [t.orgId, t.taskId], foreignColumns: [tasks.orgId, tasks.id] }),
     foreignKey({ name: 'calls_user_fk', columns: [t.orgId, t.userId], foreignColumns: [users.orgId, users.id] }),
     index('calls_associated_id_idx').on(t.orgId, t.associatedId, t.id),
-    index('calls_call_disposition_id_idx').on(t.orgId, t.callDispositionId, t.id),
-    index('calls_call_purpose_id_idx').on(t.orgId, t.callPurposeId, t.id),
+    index('calls_call_disposition_id_idx')
+      .on(t.orgId, t.callDispositionId, t.id)
+      .where(sql`${t.callDispositionId} is not null`),
+    index('calls_call_purpose_id_idx')
+      .on(t.orgId, t.callPurposeId, t.id)
+      .where(sql`${t.callPurposeId} is not null`),
     index('calls_created_at_idx').on(t.orgId, t.createdAt, t.id),
     index('calls_from_idx').on(t.orgId, t.from, t.id),
-    index('calls_opportunity_id_idx').on(t.orgId, t.opportunityId, t.id),
+    index('calls_opportunity_id_idx')
+      .on(t.orgId, t.opportunityId, t.id)
+      .where(sql`${t.opportunityId} is not null`),
     index('calls_outcome_idx').on(t.orgId, t.outcome, t.id),
-    index('calls_phone_number_id_idx').on(t.orgId, t.phoneNumberId, t.id),
-    index('calls_prospect_id_idx').on(t.orgId, t.prospectId, t.id),
+    index('calls_phone_number_id_idx')
+      .on(t.orgId, t.phoneNumberId, t.id)
+      .where(sql`${t.phoneNumberId} is not null`),
+    index('calls_prospect_id_idx')
+      .on(t.orgId, t.prospectId, t.id)
+      .where(sql`${t.prospectId} is not null`),
     index('calls_recording_url_idx').on(t.orgId, t.recordingUrl, t.id),
-    index('calls_sequence_id_idx').on(t.orgId, t.sequenceId, t.id),
-    index('calls_sequence_state_id_idx').on(t.orgId, t.sequenceStateId, t.id),
-    index('calls_sequence_step_id_idx').on(t.orgId, t.sequenceStepId, t.id),
+    index('calls_sequence_id_idx')
+      .on(t.orgId, t.sequenceId, t.id)
+      .where(sql`${t.sequenceId} is not null`),
+    index('calls_sequence_state_id_idx')
+      .on(t.orgId, t.sequenceStateId, t.id)
+      .where(sql`${t.sequenceStateId} is not null`),
+    index('calls_sequence_step_id_idx')
+      .on(t.orgId, t.sequenceStepId, t.id)
+      .where(sql`${t.sequenceStepId} is not null`),
     index('calls_state_idx').on(t.orgId, t.state, t.id),
-    index('calls_task_id_idx').on(t.orgId, t.taskId, t.id),
+    index('calls_task_id_idx')
+      .on(t.orgId, t.taskId, t.id)
+      .where(sql`${t.taskId} is not null`),
     index('calls_to_idx').on(t.orgId, t.to, t.id),
     index('calls_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
     index('calls_user_call_type_idx').on(t.orgId, t.userCallType, t.id),
-    index('calls_user_id_idx').on(t.orgId, t.userId, t.id),
+    index('calls_user_id_idx')
+      .on(t.orgId, t.userId, t.id)
+      .where(sql`${t.userId} is not null`),
   ],
 );

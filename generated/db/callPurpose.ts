@@ -10,6 +10,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { users } from './user.js';
 
@@ -34,7 +35,9 @@ export const callPurposes = pgTable(
       foreignColumns: [users.orgId, users.id],
     }),
     index('call_purposes_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('call_purposes_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('call_purposes_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('call_purposes_name_idx').on(t.orgId, t.name, t.id),
     index('call_purposes_order_idx').on(t.orgId, t.order, t.id),
     index('call_purposes_updated_at_idx').on(t.orgId, t.updatedAt, t.id),

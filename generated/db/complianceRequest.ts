@@ -10,6 +10,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { users } from './user.js';
 
@@ -45,7 +46,9 @@ export const complianceRequests = pgTable(
     index('compliance_requests_created_at_idx').on(t.orgId, t.createdAt, t.id),
     index('compliance_requests_request_object_email_idx').on(t.orgId, t.requestObjectEmail, t.id),
     index('compliance_requests_requester_email_idx').on(t.orgId, t.requesterEmail, t.id),
-    index('compliance_requests_requester_id_idx').on(t.orgId, t.requesterId, t.id),
+    index('compliance_requests_requester_id_idx')
+      .on(t.orgId, t.requesterId, t.id)
+      .where(sql`${t.requesterId} is not null`),
     index('compliance_requests_state_idx').on(t.orgId, t.state, t.id),
     index('compliance_requests_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
     index('compliance_requests_uuid_idx').on(t.orgId, t.uuid, t.id),

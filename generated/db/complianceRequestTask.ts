@@ -10,6 +10,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { complianceRequests } from './complianceRequest.js';
 
@@ -38,7 +39,9 @@ export const complianceRequestTasks = pgTable(
       columns: [t.orgId, t.complianceRequestId],
       foreignColumns: [complianceRequests.orgId, complianceRequests.id],
     }),
-    index('compliance_request_tasks_compliance_request_id_idx').on(t.orgId, t.complianceRequestId, t.id),
+    index('compliance_request_tasks_compliance_request_id_idx')
+      .on(t.orgId, t.complianceRequestId, t.id)
+      .where(sql`${t.complianceRequestId} is not null`),
     index('compliance_request_tasks_created_at_idx').on(t.orgId, t.createdAt, t.id),
     index('compliance_request_tasks_kind_idx').on(t.orgId, t.kind, t.id),
     index('compliance_request_tasks_phase_idx').on(t.orgId, t.phase, t.id),

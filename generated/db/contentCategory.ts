@@ -10,6 +10,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { users } from './user.js';
 
@@ -37,7 +38,9 @@ export const contentCategories = pgTable(
       foreignColumns: [users.orgId, users.id],
     }),
     index('content_categories_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('content_categories_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('content_categories_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('content_categories_name_idx').on(t.orgId, t.name, t.id),
     index('content_categories_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
   ],

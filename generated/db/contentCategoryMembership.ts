@@ -45,10 +45,16 @@ export const contentCategoryMemberships = pgTable(
       'content_category_memberships_content_check',
       sql`(${t.contentType} is null and ${t.contentId} is null) or (${t.contentType} in ('sequence', 'snippet', 'template') and ${t.contentId} is not null)`,
     ),
-    index('content_category_memberships_content_category_id_idx').on(t.orgId, t.contentCategoryId, t.id),
-    index('content_category_memberships_content_idx').on(t.orgId, t.contentType, t.contentId, t.id),
+    index('content_category_memberships_content_category_id_idx')
+      .on(t.orgId, t.contentCategoryId, t.id)
+      .where(sql`${t.contentCategoryId} is not null`),
+    index('content_category_memberships_content_idx')
+      .on(t.orgId, t.contentType, t.contentId, t.id)
+      .where(sql`${t.contentId} is not null`),
     index('content_category_memberships_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('content_category_memberships_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('content_category_memberships_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('content_category_memberships_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
   ],
 );

@@ -8,6 +8,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { contentCategories } from './contentCategory.js';
 import { teams } from './team.js';
@@ -43,10 +44,16 @@ export const contentCategoryOwnerships = pgTable(
       columns: [t.orgId, t.ownerId],
       foreignColumns: [teams.orgId, teams.id],
     }),
-    index('content_category_ownerships_content_category_id_idx').on(t.orgId, t.contentCategoryId, t.id),
+    index('content_category_ownerships_content_category_id_idx')
+      .on(t.orgId, t.contentCategoryId, t.id)
+      .where(sql`${t.contentCategoryId} is not null`),
     index('content_category_ownerships_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('content_category_ownerships_creator_id_idx').on(t.orgId, t.creatorId, t.id),
-    index('content_category_ownerships_owner_id_idx').on(t.orgId, t.ownerId, t.id),
+    index('content_category_ownerships_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
+    index('content_category_ownerships_owner_id_idx')
+      .on(t.orgId, t.ownerId, t.id)
+      .where(sql`${t.ownerId} is not null`),
     index('content_category_ownerships_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
   ],
 );

@@ -10,6 +10,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { prospects } from './prospect.js';
 
@@ -41,7 +42,9 @@ export const emailAddresses = pgTable(
     index('email_addresses_email_idx').on(t.orgId, t.email, t.id),
     index('email_addresses_email_type_idx').on(t.orgId, t.emailType, t.id),
     index('email_addresses_order_idx').on(t.orgId, t.order, t.id),
-    index('email_addresses_prospect_id_idx').on(t.orgId, t.prospectId, t.id),
+    index('email_addresses_prospect_id_idx')
+      .on(t.orgId, t.prospectId, t.id)
+      .where(sql`${t.prospectId} is not null`),
     index('email_addresses_status_changed_at_idx').on(t.orgId, t.statusChangedAt, t.id),
     index('email_addresses_status_idx').on(t.orgId, t.status, t.id),
     index('email_addresses_unsubscribed_at_idx').on(t.orgId, t.unsubscribedAt, t.id),

@@ -12,6 +12,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { accounts } from './account.js';
 import { calls } from './call.js';
@@ -76,19 +77,33 @@ export const events = pgTable(
     }),
     foreignKey({ name: 'events_task_fk', columns: [t.orgId, t.taskId], foreignColumns: [tasks.orgId, tasks.id] }),
     foreignKey({ name: 'events_user_fk', columns: [t.orgId, t.userId], foreignColumns: [users.orgId, users.id] }),
-    index('events_account_id_idx').on(t.orgId, t.accountId, t.id),
+    index('events_account_id_idx')
+      .on(t.orgId, t.accountId, t.id)
+      .where(sql`${t.accountId} is not null`),
     index('events_action_idx').on(t.orgId, t.action, t.id),
-    index('events_call_id_idx').on(t.orgId, t.callId, t.id),
+    index('events_call_id_idx')
+      .on(t.orgId, t.callId, t.id)
+      .where(sql`${t.callId} is not null`),
     index('events_created_at_idx').on(t.orgId, t.createdAt, t.id),
     index('events_event_at_idx').on(t.orgId, t.eventAt, t.id),
-    index('events_mailing_id_idx').on(t.orgId, t.mailingId, t.id),
+    index('events_mailing_id_idx')
+      .on(t.orgId, t.mailingId, t.id)
+      .where(sql`${t.mailingId} is not null`),
     index('events_name_idx').on(t.orgId, t.name, t.id),
-    index('events_opportunity_id_idx').on(t.orgId, t.opportunityId, t.id),
-    index('events_prospect_id_idx').on(t.orgId, t.prospectId, t.id),
+    index('events_opportunity_id_idx')
+      .on(t.orgId, t.opportunityId, t.id)
+      .where(sql`${t.opportunityId} is not null`),
+    index('events_prospect_id_idx')
+      .on(t.orgId, t.prospectId, t.id)
+      .where(sql`${t.prospectId} is not null`),
     index('events_resource_id_idx').on(t.orgId, t.resourceId, t.id),
     index('events_resource_type_idx').on(t.orgId, t.resourceType, t.id),
-    index('events_task_id_idx').on(t.orgId, t.taskId, t.id),
+    index('events_task_id_idx')
+      .on(t.orgId, t.taskId, t.id)
+      .where(sql`${t.taskId} is not null`),
     index('events_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
-    index('events_user_id_idx').on(t.orgId, t.userId, t.id),
+    index('events_user_id_idx')
+      .on(t.orgId, t.userId, t.id)
+      .where(sql`${t.userId} is not null`),
   ],
 );

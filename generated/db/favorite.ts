@@ -10,6 +10,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { users } from './user.js';
 
@@ -36,10 +37,14 @@ export const favorites = pgTable(
     }),
     foreignKey({ name: 'favorites_user_fk', columns: [t.orgId, t.userId], foreignColumns: [users.orgId, users.id] }),
     index('favorites_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('favorites_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('favorites_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('favorites_target_id_idx').on(t.orgId, t.targetId),
     index('favorites_target_type_idx').on(t.orgId, t.targetType),
     index('favorites_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
-    index('favorites_user_id_idx').on(t.orgId, t.userId, t.id),
+    index('favorites_user_id_idx')
+      .on(t.orgId, t.userId, t.id)
+      .where(sql`${t.userId} is not null`),
   ],
 );

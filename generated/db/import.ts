@@ -12,6 +12,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { users } from './user.js';
 
@@ -59,7 +60,9 @@ export const imports = pgTable(
       foreignColumns: [users.orgId, users.id],
     }),
     index('imports_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('imports_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('imports_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('imports_frequency_idx').on(t.orgId, t.frequency, t.id),
     index('imports_recurring_idx').on(t.orgId, t.recurring, t.id),
     index('imports_state_idx').on(t.orgId, t.state, t.id),

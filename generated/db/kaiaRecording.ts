@@ -11,6 +11,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { accounts } from './account.js';
 import { opportunities } from './opportunity.js';
@@ -62,15 +63,21 @@ export const kaiaRecordings = pgTable(
       columns: [t.orgId, t.ownerId],
       foreignColumns: [users.orgId, users.id],
     }),
-    index('kaia_recordings_account_id_idx').on(t.orgId, t.accountId, t.id),
+    index('kaia_recordings_account_id_idx')
+      .on(t.orgId, t.accountId, t.id)
+      .where(sql`${t.accountId} is not null`),
     index('kaia_recordings_bot_in_meeting_seconds_idx').on(t.orgId, t.botInMeetingSeconds),
     index('kaia_recordings_created_at_idx').on(t.orgId, t.createdAt, t.id),
     index('kaia_recordings_end_time_idx').on(t.orgId, t.endTime, t.id),
     index('kaia_recordings_format_idx').on(t.orgId, t.format),
     index('kaia_recordings_instance_id_idx').on(t.orgId, t.instanceId),
     index('kaia_recordings_media_duration_seconds_idx').on(t.orgId, t.mediaDurationSeconds),
-    index('kaia_recordings_opportunity_id_idx').on(t.orgId, t.opportunityId, t.id),
-    index('kaia_recordings_owner_id_idx').on(t.orgId, t.ownerId, t.id),
+    index('kaia_recordings_opportunity_id_idx')
+      .on(t.orgId, t.opportunityId, t.id)
+      .where(sql`${t.opportunityId} is not null`),
+    index('kaia_recordings_owner_id_idx')
+      .on(t.orgId, t.ownerId, t.id)
+      .where(sql`${t.ownerId} is not null`),
     index('kaia_recordings_provider_idx').on(t.orgId, t.provider),
     index('kaia_recordings_source_id_idx').on(t.orgId, t.sourceId),
     index('kaia_recordings_start_time_idx').on(t.orgId, t.startTime, t.id),

@@ -10,6 +10,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { mailboxes } from './mailbox.js';
 
@@ -35,7 +36,9 @@ export const mailAliases = pgTable(
       foreignColumns: [mailboxes.orgId, mailboxes.id],
     }),
     index('mail_aliases_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('mail_aliases_mailbox_id_idx').on(t.orgId, t.mailboxId, t.id),
+    index('mail_aliases_mailbox_id_idx')
+      .on(t.orgId, t.mailboxId, t.id)
+      .where(sql`${t.mailboxId} is not null`),
     index('mail_aliases_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
   ],
 );

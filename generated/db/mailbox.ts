@@ -11,6 +11,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { users } from './user.js';
 
@@ -88,10 +89,16 @@ export const mailboxes = pgTable(
     }),
     foreignKey({ name: 'mailboxes_user_fk', columns: [t.orgId, t.userId], foreignColumns: [users.orgId, users.id] }),
     index('mailboxes_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('mailboxes_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('mailboxes_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('mailboxes_email_idx').on(t.orgId, t.email, t.id),
     index('mailboxes_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
-    index('mailboxes_updater_id_idx').on(t.orgId, t.updaterId, t.id),
-    index('mailboxes_user_id_idx').on(t.orgId, t.userId, t.id),
+    index('mailboxes_updater_id_idx')
+      .on(t.orgId, t.updaterId, t.id)
+      .where(sql`${t.updaterId} is not null`),
+    index('mailboxes_user_id_idx')
+      .on(t.orgId, t.userId, t.id)
+      .where(sql`${t.userId} is not null`),
   ],
 );

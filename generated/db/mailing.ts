@@ -11,6 +11,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { mailboxes } from './mailbox.js';
 import { opportunities } from './opportunity.js';
@@ -130,27 +131,47 @@ export const mailings = pgTable(
     index('mailings_clicked_at_idx').on(t.orgId, t.clickedAt, t.id),
     index('mailings_created_at_idx').on(t.orgId, t.createdAt, t.id),
     index('mailings_delivered_at_idx').on(t.orgId, t.deliveredAt, t.id),
-    index('mailings_follow_up_sequence_id_idx').on(t.orgId, t.followUpSequenceId, t.id),
-    index('mailings_mailbox_id_idx').on(t.orgId, t.mailboxId, t.id),
+    index('mailings_follow_up_sequence_id_idx')
+      .on(t.orgId, t.followUpSequenceId, t.id)
+      .where(sql`${t.followUpSequenceId} is not null`),
+    index('mailings_mailbox_id_idx')
+      .on(t.orgId, t.mailboxId, t.id)
+      .where(sql`${t.mailboxId} is not null`),
     index('mailings_mailing_type_idx').on(t.orgId, t.mailingType, t.id),
     index('mailings_message_id_idx').on(t.orgId, t.messageId, t.id),
     index('mailings_notify_thread_scheduled_at_idx').on(t.orgId, t.notifyThreadScheduledAt, t.id),
     index('mailings_notify_thread_status_idx').on(t.orgId, t.notifyThreadStatus, t.id),
     index('mailings_opened_at_idx').on(t.orgId, t.openedAt, t.id),
-    index('mailings_opportunity_id_idx').on(t.orgId, t.opportunityId, t.id),
-    index('mailings_prospect_id_idx').on(t.orgId, t.prospectId, t.id),
+    index('mailings_opportunity_id_idx')
+      .on(t.orgId, t.opportunityId, t.id)
+      .where(sql`${t.opportunityId} is not null`),
+    index('mailings_prospect_id_idx')
+      .on(t.orgId, t.prospectId, t.id)
+      .where(sql`${t.prospectId} is not null`),
     index('mailings_replied_at_idx').on(t.orgId, t.repliedAt, t.id),
     index('mailings_retry_at_idx').on(t.orgId, t.retryAt, t.id),
     index('mailings_scheduled_at_idx').on(t.orgId, t.scheduledAt, t.id),
-    index('mailings_sequence_id_idx').on(t.orgId, t.sequenceId, t.id),
-    index('mailings_sequence_state_id_idx').on(t.orgId, t.sequenceStateId, t.id),
-    index('mailings_sequence_step_id_idx').on(t.orgId, t.sequenceStepId, t.id),
+    index('mailings_sequence_id_idx')
+      .on(t.orgId, t.sequenceId, t.id)
+      .where(sql`${t.sequenceId} is not null`),
+    index('mailings_sequence_state_id_idx')
+      .on(t.orgId, t.sequenceStateId, t.id)
+      .where(sql`${t.sequenceStateId} is not null`),
+    index('mailings_sequence_step_id_idx')
+      .on(t.orgId, t.sequenceStepId, t.id)
+      .where(sql`${t.sequenceStepId} is not null`),
     index('mailings_state_changed_at_idx').on(t.orgId, t.stateChangedAt, t.id),
     index('mailings_state_idx').on(t.orgId, t.state, t.id),
-    index('mailings_task_id_idx').on(t.orgId, t.taskId, t.id),
-    index('mailings_template_id_idx').on(t.orgId, t.templateId, t.id),
+    index('mailings_task_id_idx')
+      .on(t.orgId, t.taskId, t.id)
+      .where(sql`${t.taskId} is not null`),
+    index('mailings_template_id_idx')
+      .on(t.orgId, t.templateId, t.id)
+      .where(sql`${t.templateId} is not null`),
     index('mailings_unsubscribed_at_idx').on(t.orgId, t.unsubscribedAt, t.id),
     index('mailings_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
-    index('mailings_user_id_idx').on(t.orgId, t.userId, t.id),
+    index('mailings_user_id_idx')
+      .on(t.orgId, t.userId, t.id)
+      .where(sql`${t.userId} is not null`),
   ],
 );

@@ -10,6 +10,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { accounts } from './account.js';
 import { opportunityStages } from './opportunityStage.js';
@@ -237,12 +238,16 @@ export const opportunities = pgTable(
       columns: [t.orgId, t.updaterId],
       foreignColumns: [users.orgId, users.id],
     }),
-    index('opportunities_account_id_idx').on(t.orgId, t.accountId, t.id),
+    index('opportunities_account_id_idx')
+      .on(t.orgId, t.accountId, t.id)
+      .where(sql`${t.accountId} is not null`),
     index('opportunities_amount_idx').on(t.orgId, t.amount, t.id),
     index('opportunities_amount_precise_idx').on(t.orgId, t.amountPrecise, t.id),
     index('opportunities_close_date_idx').on(t.orgId, t.closeDate, t.id),
     index('opportunities_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('opportunities_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('opportunities_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('opportunities_custom_id_idx').on(t.orgId, t.customId, t.id),
     index('opportunities_external_created_at_idx').on(t.orgId, t.externalCreatedAt),
     index('opportunities_forecast_category_idx').on(t.orgId, t.forecastCategory, t.id),
@@ -251,15 +256,23 @@ export const opportunities = pgTable(
     index('opportunities_map_link_idx').on(t.orgId, t.mapLink),
     index('opportunities_map_status_idx').on(t.orgId, t.mapStatus, t.id),
     index('opportunities_name_idx').on(t.orgId, t.name, t.id),
-    index('opportunities_opportunity_stage_id_idx').on(t.orgId, t.opportunityStageId, t.id),
-    index('opportunities_owner_id_idx').on(t.orgId, t.ownerId, t.id),
+    index('opportunities_opportunity_stage_id_idx')
+      .on(t.orgId, t.opportunityStageId, t.id)
+      .where(sql`${t.opportunityStageId} is not null`),
+    index('opportunities_owner_id_idx')
+      .on(t.orgId, t.ownerId, t.id)
+      .where(sql`${t.ownerId} is not null`),
     index('opportunities_probability_idx').on(t.orgId, t.probability, t.id),
     index('opportunities_record_type_idx').on(t.orgId, t.recordType, t.id),
     index('opportunities_sharing_team_id_idx').on(t.orgId, t.sharingTeamId),
-    index('opportunities_stage_id_idx').on(t.orgId, t.stageId, t.id),
+    index('opportunities_stage_id_idx')
+      .on(t.orgId, t.stageId, t.id)
+      .where(sql`${t.stageId} is not null`),
     index('opportunities_touched_at_idx').on(t.orgId, t.touchedAt, t.id),
     index('opportunities_trashed_at_idx').on(t.orgId, t.trashedAt),
     index('opportunities_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
-    index('opportunities_updater_id_idx').on(t.orgId, t.updaterId, t.id),
+    index('opportunities_updater_id_idx')
+      .on(t.orgId, t.updaterId, t.id)
+      .where(sql`${t.updaterId} is not null`),
   ],
 );

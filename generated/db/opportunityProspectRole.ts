@@ -10,6 +10,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { opportunities } from './opportunity.js';
 import { prospects } from './prospect.js';
@@ -41,8 +42,12 @@ export const opportunityProspectRoles = pgTable(
       foreignColumns: [prospects.orgId, prospects.id],
     }),
     index('opportunity_prospect_roles_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('opportunity_prospect_roles_opportunity_id_idx').on(t.orgId, t.opportunityId, t.id),
-    index('opportunity_prospect_roles_prospect_id_idx').on(t.orgId, t.prospectId, t.id),
+    index('opportunity_prospect_roles_opportunity_id_idx')
+      .on(t.orgId, t.opportunityId, t.id)
+      .where(sql`${t.opportunityId} is not null`),
+    index('opportunity_prospect_roles_prospect_id_idx')
+      .on(t.orgId, t.prospectId, t.id)
+      .where(sql`${t.prospectId} is not null`),
     index('opportunity_prospect_roles_role_idx').on(t.orgId, t.role, t.id),
     index('opportunity_prospect_roles_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
   ],

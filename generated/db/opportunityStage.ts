@@ -11,6 +11,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { users } from './user.js';
 
@@ -37,7 +38,9 @@ export const opportunityStages = pgTable(
       foreignColumns: [users.orgId, users.id],
     }),
     index('opportunity_stages_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('opportunity_stages_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('opportunity_stages_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('opportunity_stages_is_closed_idx').on(t.orgId, t.isClosed, t.id),
     index('opportunity_stages_name_idx').on(t.orgId, t.name, t.id),
     index('opportunity_stages_order_idx').on(t.orgId, t.order, t.id),

@@ -10,6 +10,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { prospects } from './prospect.js';
 
@@ -42,7 +43,9 @@ export const phoneNumbers = pgTable(
     index('phone_numbers_number_idx').on(t.orgId, t.number, t.id),
     index('phone_numbers_order_idx').on(t.orgId, t.order, t.id),
     index('phone_numbers_phone_type_idx').on(t.orgId, t.phoneType, t.id),
-    index('phone_numbers_prospect_id_idx').on(t.orgId, t.prospectId, t.id),
+    index('phone_numbers_prospect_id_idx')
+      .on(t.orgId, t.prospectId, t.id)
+      .where(sql`${t.prospectId} is not null`),
     index('phone_numbers_status_changed_at_idx').on(t.orgId, t.statusChangedAt, t.id),
     index('phone_numbers_status_idx').on(t.orgId, t.status, t.id),
     index('phone_numbers_updated_at_idx').on(t.orgId, t.updatedAt, t.id),

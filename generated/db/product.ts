@@ -10,6 +10,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { users } from './user.js';
 
@@ -201,14 +202,20 @@ export const products = pgTable(
     index('products_classification_idx').on(t.orgId, t.classification),
     index('products_code_idx').on(t.orgId, t.code, t.id),
     index('products_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('products_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('products_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('products_name_idx').on(t.orgId, t.name, t.id),
-    index('products_owner_id_idx').on(t.orgId, t.ownerId, t.id),
+    index('products_owner_id_idx')
+      .on(t.orgId, t.ownerId, t.id)
+      .where(sql`${t.ownerId} is not null`),
     index('products_product_family_idx').on(t.orgId, t.productFamily),
     index('products_status_idx').on(t.orgId, t.status),
     index('products_unit_of_measure_idx').on(t.orgId, t.unitOfMeasure),
     index('products_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
-    index('products_updater_id_idx').on(t.orgId, t.updaterId, t.id),
+    index('products_updater_id_idx')
+      .on(t.orgId, t.updaterId, t.id)
+      .where(sql`${t.updaterId} is not null`),
     index('products_website_idx').on(t.orgId, t.website),
   ],
 );

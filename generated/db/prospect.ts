@@ -294,10 +294,14 @@ export const prospects = pgTable(
       columns: [t.orgId, t.updaterId],
       foreignColumns: [users.orgId, users.id],
     }),
-    index('prospects_account_id_idx').on(t.orgId, t.accountId, t.id),
+    index('prospects_account_id_idx')
+      .on(t.orgId, t.accountId, t.id)
+      .where(sql`${t.accountId} is not null`),
     index('prospects_company_search_idx').on(t.orgId, sql`lower(${t.company}) text_pattern_ops`),
     index('prospects_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('prospects_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('prospects_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('prospects_engaged_at_idx').on(t.orgId, t.engagedAt, t.id),
     index('prospects_engaged_score_idx').on(t.orgId, t.engagedScore, t.id),
     index('prospects_external_source_idx').on(t.orgId, t.externalSource, t.id),
@@ -309,17 +313,25 @@ export const prospects = pgTable(
     index('prospects_linked_in_id_idx').on(t.orgId, t.linkedInId, t.id),
     index('prospects_linked_in_slug_idx').on(t.orgId, t.linkedInSlug, t.id),
     index('prospects_name_search_idx').on(t.orgId, sql`lower(${t.name}) text_pattern_ops`),
-    index('prospects_owner_id_idx').on(t.orgId, t.ownerId, t.id),
-    index('prospects_persona_id_idx').on(t.orgId, t.personaId, t.id),
+    index('prospects_owner_id_idx')
+      .on(t.orgId, t.ownerId, t.id)
+      .where(sql`${t.ownerId} is not null`),
+    index('prospects_persona_id_idx')
+      .on(t.orgId, t.personaId, t.id)
+      .where(sql`${t.personaId} is not null`),
     index('prospects_sharing_team_id_idx').on(t.orgId, t.sharingTeamId),
     index('prospects_stack_overflow_id_idx').on(t.orgId, t.stackOverflowId, t.id),
-    index('prospects_stage_id_idx').on(t.orgId, t.stageId, t.id),
+    index('prospects_stage_id_idx')
+      .on(t.orgId, t.stageId, t.id)
+      .where(sql`${t.stageId} is not null`),
     index('prospects_time_zone_idx').on(t.orgId, t.timeZone),
     index('prospects_title_idx').on(t.orgId, t.title, t.id),
     index('prospects_title_search_idx').on(t.orgId, sql`lower(${t.title}) text_pattern_ops`),
     index('prospects_touched_at_idx').on(t.orgId, t.touchedAt, t.id),
     index('prospects_twitter_username_idx').on(t.orgId, t.twitterUsername, t.id),
     index('prospects_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
-    index('prospects_updater_id_idx').on(t.orgId, t.updaterId, t.id),
+    index('prospects_updater_id_idx')
+      .on(t.orgId, t.updaterId, t.id)
+      .where(sql`${t.updaterId} is not null`),
   ],
 );

@@ -10,6 +10,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { prospects } from './prospect.js';
 import { users } from './user.js';
@@ -43,8 +44,12 @@ export const prospectNotes = pgTable(
       foreignColumns: [prospects.orgId, prospects.id],
     }),
     index('prospect_notes_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('prospect_notes_creator_id_idx').on(t.orgId, t.creatorId, t.id),
-    index('prospect_notes_prospect_id_idx').on(t.orgId, t.prospectId, t.id),
+    index('prospect_notes_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
+    index('prospect_notes_prospect_id_idx')
+      .on(t.orgId, t.prospectId, t.id)
+      .where(sql`${t.prospectId} is not null`),
     index('prospect_notes_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
   ],
 );

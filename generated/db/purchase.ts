@@ -12,6 +12,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { accounts } from './account.js';
 import { products } from './product.js';
@@ -216,15 +217,23 @@ export const purchases = pgTable(
       columns: [t.orgId, t.updaterId],
       foreignColumns: [users.orgId, users.id],
     }),
-    index('purchases_account_id_idx').on(t.orgId, t.accountId, t.id),
+    index('purchases_account_id_idx')
+      .on(t.orgId, t.accountId, t.id)
+      .where(sql`${t.accountId} is not null`),
     index('purchases_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('purchases_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('purchases_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('purchases_currency_idx').on(t.orgId, t.currency),
     index('purchases_end_date_idx').on(t.orgId, t.endDate, t.id),
-    index('purchases_owner_id_idx').on(t.orgId, t.ownerId, t.id),
+    index('purchases_owner_id_idx')
+      .on(t.orgId, t.ownerId, t.id)
+      .where(sql`${t.ownerId} is not null`),
     index('purchases_potential_quantity_idx').on(t.orgId, t.potentialQuantity),
     index('purchases_potential_value_idx').on(t.orgId, t.potentialValue),
-    index('purchases_product_id_idx').on(t.orgId, t.productId, t.id),
+    index('purchases_product_id_idx')
+      .on(t.orgId, t.productId, t.id)
+      .where(sql`${t.productId} is not null`),
     index('purchases_saturation_idx').on(t.orgId, t.saturation),
     index('purchases_source_idx').on(t.orgId, t.source),
     index('purchases_start_date_idx').on(t.orgId, t.startDate, t.id),
@@ -232,6 +241,8 @@ export const purchases = pgTable(
     index('purchases_total_quantity_idx').on(t.orgId, t.totalQuantity),
     index('purchases_total_value_idx').on(t.orgId, t.totalValue),
     index('purchases_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
-    index('purchases_updater_id_idx').on(t.orgId, t.updaterId, t.id),
+    index('purchases_updater_id_idx')
+      .on(t.orgId, t.updaterId, t.id)
+      .where(sql`${t.updaterId} is not null`),
   ],
 );

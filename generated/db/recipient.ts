@@ -10,6 +10,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { prospects } from './prospect.js';
 import { users } from './user.js';
@@ -39,8 +40,12 @@ export const recipients = pgTable(
     }),
     foreignKey({ name: 'recipients_user_fk', columns: [t.orgId, t.userId], foreignColumns: [users.orgId, users.id] }),
     index('recipients_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('recipients_prospect_id_idx').on(t.orgId, t.prospectId, t.id),
+    index('recipients_prospect_id_idx')
+      .on(t.orgId, t.prospectId, t.id)
+      .where(sql`${t.prospectId} is not null`),
     index('recipients_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
-    index('recipients_user_id_idx').on(t.orgId, t.userId, t.id),
+    index('recipients_user_id_idx')
+      .on(t.orgId, t.userId, t.id)
+      .where(sql`${t.userId} is not null`),
   ],
 );

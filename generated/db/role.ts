@@ -9,6 +9,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 
 export const roles = pgTable(
@@ -30,7 +31,9 @@ export const roles = pgTable(
     index('roles_created_at_idx').on(t.orgId, t.createdAt, t.id),
     index('roles_external_id_idx').on(t.orgId, t.externalId, t.id),
     index('roles_name_idx').on(t.orgId, t.name, t.id),
-    index('roles_parent_role_id_idx').on(t.orgId, t.parentRoleId, t.id),
+    index('roles_parent_role_id_idx')
+      .on(t.orgId, t.parentRoleId, t.id)
+      .where(sql`${t.parentRoleId} is not null`),
     index('roles_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
   ],
 );

@@ -11,6 +11,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { stages } from './stage.js';
 import { taskPriorities } from './taskPriority.js';
@@ -109,22 +110,44 @@ export const rulesets = pgTable(
       foreignColumns: [stages.orgId, stages.id],
     }),
     index('rulesets_auto_resume_ooto_prospects_idx').on(t.orgId, t.autoResumeOotoProspects, t.id),
-    index('rulesets_bounced_stage_id_idx').on(t.orgId, t.bouncedStageId, t.id),
-    index('rulesets_call_task_priority_from_clicks_id_idx').on(t.orgId, t.callTaskPriorityFromClicksId, t.id),
-    index('rulesets_call_task_priority_from_opens_id_idx').on(t.orgId, t.callTaskPriorityFromOpensId, t.id),
-    index('rulesets_call_task_priority_id_idx').on(t.orgId, t.callTaskPriorityId, t.id),
-    index('rulesets_completed_stage_id_idx').on(t.orgId, t.completedStageId, t.id),
+    index('rulesets_bounced_stage_id_idx')
+      .on(t.orgId, t.bouncedStageId, t.id)
+      .where(sql`${t.bouncedStageId} is not null`),
+    index('rulesets_call_task_priority_from_clicks_id_idx')
+      .on(t.orgId, t.callTaskPriorityFromClicksId, t.id)
+      .where(sql`${t.callTaskPriorityFromClicksId} is not null`),
+    index('rulesets_call_task_priority_from_opens_id_idx')
+      .on(t.orgId, t.callTaskPriorityFromOpensId, t.id)
+      .where(sql`${t.callTaskPriorityFromOpensId} is not null`),
+    index('rulesets_call_task_priority_id_idx')
+      .on(t.orgId, t.callTaskPriorityId, t.id)
+      .where(sql`${t.callTaskPriorityId} is not null`),
+    index('rulesets_completed_stage_id_idx')
+      .on(t.orgId, t.completedStageId, t.id)
+      .where(sql`${t.completedStageId} is not null`),
     index('rulesets_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('rulesets_delivered_stage_id_idx').on(t.orgId, t.deliveredStageId, t.id),
-    index('rulesets_finished_stage_id_idx').on(t.orgId, t.finishedStageId, t.id),
+    index('rulesets_delivered_stage_id_idx')
+      .on(t.orgId, t.deliveredStageId, t.id)
+      .where(sql`${t.deliveredStageId} is not null`),
+    index('rulesets_finished_stage_id_idx')
+      .on(t.orgId, t.finishedStageId, t.id)
+      .where(sql`${t.finishedStageId} is not null`),
     index('rulesets_include_unsubscribe_links_idx').on(t.orgId, t.includeUnsubscribeLinks, t.id),
     index('rulesets_name_idx').on(t.orgId, t.name, t.id),
-    index('rulesets_opted_out_stage_id_idx').on(t.orgId, t.optedOutStageId, t.id),
-    index('rulesets_owner_id_idx').on(t.orgId, t.ownerId, t.id),
+    index('rulesets_opted_out_stage_id_idx')
+      .on(t.orgId, t.optedOutStageId, t.id)
+      .where(sql`${t.optedOutStageId} is not null`),
+    index('rulesets_owner_id_idx')
+      .on(t.orgId, t.ownerId, t.id)
+      .where(sql`${t.ownerId} is not null`),
     index('rulesets_permit_duplicate_prospects_idx').on(t.orgId, t.permitDuplicateProspects, t.id),
-    index('rulesets_replied_stage_id_idx').on(t.orgId, t.repliedStageId, t.id),
+    index('rulesets_replied_stage_id_idx')
+      .on(t.orgId, t.repliedStageId, t.id)
+      .where(sql`${t.repliedStageId} is not null`),
     index('rulesets_sequence_exclusivity_idx').on(t.orgId, t.sequenceExclusivity, t.id),
-    index('rulesets_started_stage_id_idx').on(t.orgId, t.startedStageId, t.id),
+    index('rulesets_started_stage_id_idx')
+      .on(t.orgId, t.startedStageId, t.id)
+      .where(sql`${t.startedStageId} is not null`),
     index('rulesets_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
   ],
 );

@@ -12,6 +12,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { rulesets } from './ruleset.js';
 import { users } from './user.js';
@@ -89,21 +90,29 @@ export const sequences = pgTable(
     }),
     index('sequences_click_count_idx').on(t.orgId, t.clickCount, t.id),
     index('sequences_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('sequences_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('sequences_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('sequences_deliver_count_idx').on(t.orgId, t.deliverCount, t.id),
     index('sequences_enabled_at_idx').on(t.orgId, t.enabledAt, t.id),
     index('sequences_last_used_at_idx').on(t.orgId, t.lastUsedAt, t.id),
     index('sequences_locked_at_idx').on(t.orgId, t.lockedAt, t.id),
     index('sequences_name_idx').on(t.orgId, t.name, t.id),
     index('sequences_open_count_idx').on(t.orgId, t.openCount, t.id),
-    index('sequences_owner_id_idx').on(t.orgId, t.ownerId, t.id),
+    index('sequences_owner_id_idx')
+      .on(t.orgId, t.ownerId, t.id)
+      .where(sql`${t.ownerId} is not null`),
     index('sequences_reply_count_idx').on(t.orgId, t.replyCount, t.id),
-    index('sequences_ruleset_id_idx').on(t.orgId, t.rulesetId, t.id),
+    index('sequences_ruleset_id_idx')
+      .on(t.orgId, t.rulesetId, t.id)
+      .where(sql`${t.rulesetId} is not null`),
     index('sequences_sales_motion_idx').on(t.orgId, t.salesMotion),
     index('sequences_share_type_idx').on(t.orgId, t.shareType, t.id),
     index('sequences_throttle_capacity_idx').on(t.orgId, t.throttleCapacity, t.id),
     index('sequences_throttle_max_adds_per_day_idx').on(t.orgId, t.throttleMaxAddsPerDay, t.id),
     index('sequences_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
-    index('sequences_updater_id_idx').on(t.orgId, t.updaterId, t.id),
+    index('sequences_updater_id_idx')
+      .on(t.orgId, t.updaterId, t.id)
+      .where(sql`${t.updaterId} is not null`),
   ],
 );

@@ -10,6 +10,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { accounts } from './account.js';
 import { batchItems } from './batchItem.js';
@@ -98,22 +99,38 @@ export const sequenceStates = pgTable(
       columns: [t.orgId, t.sequenceStepId],
       foreignColumns: [sequenceSteps.orgId, sequenceSteps.id],
     }),
-    index('sequence_states_account_id_idx').on(t.orgId, t.accountId, t.id),
-    index('sequence_states_batch_item_creator_id_idx').on(t.orgId, t.batchItemCreatorId, t.id),
+    index('sequence_states_account_id_idx')
+      .on(t.orgId, t.accountId, t.id)
+      .where(sql`${t.accountId} is not null`),
+    index('sequence_states_batch_item_creator_id_idx')
+      .on(t.orgId, t.batchItemCreatorId, t.id)
+      .where(sql`${t.batchItemCreatorId} is not null`),
     index('sequence_states_call_completed_at_idx').on(t.orgId, t.callCompletedAt, t.id),
     index('sequence_states_click_count_idx').on(t.orgId, t.clickCount, t.id),
     index('sequence_states_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('sequence_states_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('sequence_states_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('sequence_states_deliver_count_idx').on(t.orgId, t.deliverCount, t.id),
-    index('sequence_states_mailbox_id_idx').on(t.orgId, t.mailboxId, t.id),
+    index('sequence_states_mailbox_id_idx')
+      .on(t.orgId, t.mailboxId, t.id)
+      .where(sql`${t.mailboxId} is not null`),
     index('sequence_states_open_count_idx').on(t.orgId, t.openCount, t.id),
-    index('sequence_states_opportunity_id_idx').on(t.orgId, t.opportunityId, t.id),
+    index('sequence_states_opportunity_id_idx')
+      .on(t.orgId, t.opportunityId, t.id)
+      .where(sql`${t.opportunityId} is not null`),
     index('sequence_states_pause_reason_idx').on(t.orgId, t.pauseReason, t.id),
-    index('sequence_states_prospect_id_idx').on(t.orgId, t.prospectId, t.id),
+    index('sequence_states_prospect_id_idx')
+      .on(t.orgId, t.prospectId, t.id)
+      .where(sql`${t.prospectId} is not null`),
     index('sequence_states_replied_at_idx').on(t.orgId, t.repliedAt, t.id),
     index('sequence_states_reply_count_idx').on(t.orgId, t.replyCount, t.id),
-    index('sequence_states_sequence_id_idx').on(t.orgId, t.sequenceId, t.id),
-    index('sequence_states_sequence_step_id_idx').on(t.orgId, t.sequenceStepId, t.id),
+    index('sequence_states_sequence_id_idx')
+      .on(t.orgId, t.sequenceId, t.id)
+      .where(sql`${t.sequenceId} is not null`),
+    index('sequence_states_sequence_step_id_idx')
+      .on(t.orgId, t.sequenceStepId, t.id)
+      .where(sql`${t.sequenceStepId} is not null`),
     index('sequence_states_state_changed_at_idx').on(t.orgId, t.stateChangedAt, t.id),
     index('sequence_states_state_idx').on(t.orgId, t.state, t.id),
     index('sequence_states_updated_at_idx').on(t.orgId, t.updatedAt, t.id),

@@ -11,6 +11,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { callPurposes } from './callPurpose.js';
 import { sequences } from './sequence.js';
@@ -77,15 +78,25 @@ export const sequenceSteps = pgTable(
       columns: [t.orgId, t.updaterId],
       foreignColumns: [users.orgId, users.id],
     }),
-    index('sequence_steps_call_purpose_id_idx').on(t.orgId, t.callPurposeId, t.id),
+    index('sequence_steps_call_purpose_id_idx')
+      .on(t.orgId, t.callPurposeId, t.id)
+      .where(sql`${t.callPurposeId} is not null`),
     index('sequence_steps_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('sequence_steps_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('sequence_steps_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('sequence_steps_date_idx').on(t.orgId, t.date, t.id),
     index('sequence_steps_order_idx').on(t.orgId, t.order, t.id),
-    index('sequence_steps_sequence_id_idx').on(t.orgId, t.sequenceId, t.id),
+    index('sequence_steps_sequence_id_idx')
+      .on(t.orgId, t.sequenceId, t.id)
+      .where(sql`${t.sequenceId} is not null`),
     index('sequence_steps_step_type_idx').on(t.orgId, t.stepType, t.id),
-    index('sequence_steps_task_priority_id_idx').on(t.orgId, t.taskPriorityId, t.id),
+    index('sequence_steps_task_priority_id_idx')
+      .on(t.orgId, t.taskPriorityId, t.id)
+      .where(sql`${t.taskPriorityId} is not null`),
     index('sequence_steps_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
-    index('sequence_steps_updater_id_idx').on(t.orgId, t.updaterId, t.id),
+    index('sequence_steps_updater_id_idx')
+      .on(t.orgId, t.updaterId, t.id)
+      .where(sql`${t.updaterId} is not null`),
   ],
 );

@@ -10,6 +10,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { sequenceSteps } from './sequenceStep.js';
 import { templates } from './template.js';
@@ -66,10 +67,18 @@ export const sequenceTemplates = pgTable(
       foreignColumns: [users.orgId, users.id],
     }),
     index('sequence_templates_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('sequence_templates_creator_id_idx').on(t.orgId, t.creatorId, t.id),
-    index('sequence_templates_sequence_step_id_idx').on(t.orgId, t.sequenceStepId, t.id),
-    index('sequence_templates_template_id_idx').on(t.orgId, t.templateId, t.id),
+    index('sequence_templates_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
+    index('sequence_templates_sequence_step_id_idx')
+      .on(t.orgId, t.sequenceStepId, t.id)
+      .where(sql`${t.sequenceStepId} is not null`),
+    index('sequence_templates_template_id_idx')
+      .on(t.orgId, t.templateId, t.id)
+      .where(sql`${t.templateId} is not null`),
     index('sequence_templates_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
-    index('sequence_templates_updater_id_idx').on(t.orgId, t.updaterId, t.id),
+    index('sequence_templates_updater_id_idx')
+      .on(t.orgId, t.updaterId, t.id)
+      .where(sql`${t.updaterId} is not null`),
   ],
 );

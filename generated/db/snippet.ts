@@ -9,6 +9,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { users } from './user.js';
 
@@ -44,11 +45,17 @@ export const snippets = pgTable(
       foreignColumns: [users.orgId, users.id],
     }),
     index('snippets_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('snippets_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('snippets_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('snippets_name_idx').on(t.orgId, t.name, t.id),
-    index('snippets_owner_id_idx').on(t.orgId, t.ownerId, t.id),
+    index('snippets_owner_id_idx')
+      .on(t.orgId, t.ownerId, t.id)
+      .where(sql`${t.ownerId} is not null`),
     index('snippets_share_type_idx').on(t.orgId, t.shareType, t.id),
     index('snippets_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
-    index('snippets_updater_id_idx').on(t.orgId, t.updaterId, t.id),
+    index('snippets_updater_id_idx')
+      .on(t.orgId, t.updaterId, t.id)
+      .where(sql`${t.updaterId} is not null`),
   ],
 );

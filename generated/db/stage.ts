@@ -10,6 +10,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { users } from './user.js';
 
@@ -33,10 +34,14 @@ export const stages = pgTable(
     foreignKey({ name: 'stages_creator_fk', columns: [t.orgId, t.creatorId], foreignColumns: [users.orgId, users.id] }),
     foreignKey({ name: 'stages_updater_fk', columns: [t.orgId, t.updaterId], foreignColumns: [users.orgId, users.id] }),
     index('stages_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('stages_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('stages_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('stages_name_idx').on(t.orgId, t.name, t.id),
     index('stages_order_idx').on(t.orgId, t.order, t.id),
     index('stages_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
-    index('stages_updater_id_idx').on(t.orgId, t.updaterId, t.id),
+    index('stages_updater_id_idx')
+      .on(t.orgId, t.updaterId, t.id)
+      .where(sql`${t.updaterId} is not null`),
   ],
 );

@@ -10,6 +10,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { accounts } from './account.js';
 import { calls } from './call.js';
@@ -132,28 +133,58 @@ export const tasks = pgTable(
       columns: [t.orgId, t.templateId],
       foreignColumns: [templates.orgId, templates.id],
     }),
-    index('tasks_account_id_idx').on(t.orgId, t.accountId, t.id),
+    index('tasks_account_id_idx')
+      .on(t.orgId, t.accountId, t.id)
+      .where(sql`${t.accountId} is not null`),
     index('tasks_autoskip_at_idx').on(t.orgId, t.autoskipAt, t.id),
-    index('tasks_call_id_idx').on(t.orgId, t.callId, t.id),
-    index('tasks_completer_id_idx').on(t.orgId, t.completerId, t.id),
+    index('tasks_call_id_idx')
+      .on(t.orgId, t.callId, t.id)
+      .where(sql`${t.callId} is not null`),
+    index('tasks_completer_id_idx')
+      .on(t.orgId, t.completerId, t.id)
+      .where(sql`${t.completerId} is not null`),
     index('tasks_created_at_idx').on(t.orgId, t.createdAt, t.id),
     index('tasks_due_at_idx').on(t.orgId, t.dueAt, t.id),
-    index('tasks_mailing_id_idx').on(t.orgId, t.mailingId, t.id),
-    index('tasks_opportunity_id_idx').on(t.orgId, t.opportunityId, t.id),
-    index('tasks_owner_id_idx').on(t.orgId, t.ownerId, t.id),
-    index('tasks_prospect_id_idx').on(t.orgId, t.prospectId, t.id),
+    index('tasks_mailing_id_idx')
+      .on(t.orgId, t.mailingId, t.id)
+      .where(sql`${t.mailingId} is not null`),
+    index('tasks_opportunity_id_idx')
+      .on(t.orgId, t.opportunityId, t.id)
+      .where(sql`${t.opportunityId} is not null`),
+    index('tasks_owner_id_idx')
+      .on(t.orgId, t.ownerId, t.id)
+      .where(sql`${t.ownerId} is not null`),
+    index('tasks_prospect_id_idx')
+      .on(t.orgId, t.prospectId, t.id)
+      .where(sql`${t.prospectId} is not null`),
     index('tasks_scheduled_at_idx').on(t.orgId, t.scheduledAt, t.id),
-    index('tasks_sequence_id_idx').on(t.orgId, t.sequenceId, t.id),
-    index('tasks_sequence_state_id_idx').on(t.orgId, t.sequenceStateId, t.id),
-    index('tasks_sequence_step_id_idx').on(t.orgId, t.sequenceStepId, t.id),
-    index('tasks_sequence_template_id_idx').on(t.orgId, t.sequenceTemplateId, t.id),
+    index('tasks_sequence_id_idx')
+      .on(t.orgId, t.sequenceId, t.id)
+      .where(sql`${t.sequenceId} is not null`),
+    index('tasks_sequence_state_id_idx')
+      .on(t.orgId, t.sequenceStateId, t.id)
+      .where(sql`${t.sequenceStateId} is not null`),
+    index('tasks_sequence_step_id_idx')
+      .on(t.orgId, t.sequenceStepId, t.id)
+      .where(sql`${t.sequenceStepId} is not null`),
+    index('tasks_sequence_template_id_idx')
+      .on(t.orgId, t.sequenceTemplateId, t.id)
+      .where(sql`${t.sequenceTemplateId} is not null`),
     index('tasks_state_changed_at_idx').on(t.orgId, t.stateChangedAt, t.id),
     index('tasks_state_idx').on(t.orgId, t.state, t.id),
-    index('tasks_task_disposition_id_idx').on(t.orgId, t.taskDispositionId, t.id),
-    index('tasks_task_priority_id_idx').on(t.orgId, t.taskPriorityId, t.id),
-    index('tasks_task_purpose_id_idx').on(t.orgId, t.taskPurposeId, t.id),
+    index('tasks_task_disposition_id_idx')
+      .on(t.orgId, t.taskDispositionId, t.id)
+      .where(sql`${t.taskDispositionId} is not null`),
+    index('tasks_task_priority_id_idx')
+      .on(t.orgId, t.taskPriorityId, t.id)
+      .where(sql`${t.taskPriorityId} is not null`),
+    index('tasks_task_purpose_id_idx')
+      .on(t.orgId, t.taskPurposeId, t.id)
+      .where(sql`${t.taskPurposeId} is not null`),
     index('tasks_task_type_idx').on(t.orgId, t.taskType, t.id),
-    index('tasks_template_id_idx').on(t.orgId, t.templateId, t.id),
+    index('tasks_template_id_idx')
+      .on(t.orgId, t.templateId, t.id)
+      .where(sql`${t.templateId} is not null`),
     index('tasks_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
   ],
 );

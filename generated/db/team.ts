@@ -9,6 +9,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { users } from './user.js';
 
@@ -33,9 +34,13 @@ export const teams = pgTable(
     foreignKey({ name: 'teams_creator_fk', columns: [t.orgId, t.creatorId], foreignColumns: [users.orgId, users.id] }),
     foreignKey({ name: 'teams_updater_fk', columns: [t.orgId, t.updaterId], foreignColumns: [users.orgId, users.id] }),
     index('teams_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('teams_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('teams_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('teams_name_idx').on(t.orgId, t.name, t.id),
     index('teams_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
-    index('teams_updater_id_idx').on(t.orgId, t.updaterId, t.id),
+    index('teams_updater_id_idx')
+      .on(t.orgId, t.updaterId, t.id)
+      .where(sql`${t.updaterId} is not null`),
   ],
 );

@@ -11,6 +11,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { users } from './user.js';
 
@@ -68,15 +69,21 @@ export const templates = pgTable(
     index('templates_archived_at_idx').on(t.orgId, t.archivedAt, t.id),
     index('templates_click_count_idx').on(t.orgId, t.clickCount, t.id),
     index('templates_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('templates_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('templates_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('templates_deliver_count_idx').on(t.orgId, t.deliverCount, t.id),
     index('templates_last_used_at_idx').on(t.orgId, t.lastUsedAt, t.id),
     index('templates_name_idx').on(t.orgId, t.name, t.id),
     index('templates_open_count_idx').on(t.orgId, t.openCount, t.id),
-    index('templates_owner_id_idx').on(t.orgId, t.ownerId, t.id),
+    index('templates_owner_id_idx')
+      .on(t.orgId, t.ownerId, t.id)
+      .where(sql`${t.ownerId} is not null`),
     index('templates_reply_count_idx').on(t.orgId, t.replyCount, t.id),
     index('templates_share_type_idx').on(t.orgId, t.shareType, t.id),
     index('templates_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
-    index('templates_updater_id_idx').on(t.orgId, t.updaterId, t.id),
+    index('templates_updater_id_idx')
+      .on(t.orgId, t.updaterId, t.id)
+      .where(sql`${t.updaterId} is not null`),
   ],
 );

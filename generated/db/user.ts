@@ -12,6 +12,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { mailboxes } from './mailbox.js';
 import { profiles } from './profile.js';
@@ -116,17 +117,27 @@ export const users = pgTable(
     foreignKey({ name: 'users_role_fk', columns: [t.orgId, t.roleId], foreignColumns: [roles.orgId, roles.id] }),
     foreignKey({ name: 'users_updater_fk', columns: [t.orgId, t.updaterId], foreignColumns: [t.orgId, t.id] }),
     index('users_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('users_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('users_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('users_current_sign_in_at_idx').on(t.orgId, t.currentSignInAt, t.id),
     index('users_email_idx').on(t.orgId, t.email, t.id),
     index('users_first_name_idx').on(t.orgId, t.firstName, t.id),
     index('users_last_name_idx').on(t.orgId, t.lastName, t.id),
     index('users_locked_idx').on(t.orgId, t.locked, t.id),
-    index('users_mailbox_id_idx').on(t.orgId, t.mailboxId, t.id),
-    index('users_profile_id_idx').on(t.orgId, t.profileId, t.id),
-    index('users_role_id_idx').on(t.orgId, t.roleId, t.id),
+    index('users_mailbox_id_idx')
+      .on(t.orgId, t.mailboxId, t.id)
+      .where(sql`${t.mailboxId} is not null`),
+    index('users_profile_id_idx')
+      .on(t.orgId, t.profileId, t.id)
+      .where(sql`${t.profileId} is not null`),
+    index('users_role_id_idx')
+      .on(t.orgId, t.roleId, t.id)
+      .where(sql`${t.roleId} is not null`),
     index('users_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
-    index('users_updater_id_idx').on(t.orgId, t.updaterId, t.id),
+    index('users_updater_id_idx')
+      .on(t.orgId, t.updaterId, t.id)
+      .where(sql`${t.updaterId} is not null`),
     index('users_username_idx').on(t.orgId, t.username, t.id),
   ],
 );

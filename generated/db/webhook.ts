@@ -11,6 +11,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { users } from './user.js';
 
@@ -58,13 +59,19 @@ export const webhooks = pgTable(
     }),
     index('webhooks_action_idx').on(t.orgId, t.action, t.id),
     index('webhooks_active_idx').on(t.orgId, t.active, t.id),
-    index('webhooks_authorizer_id_idx').on(t.orgId, t.authorizerId, t.id),
+    index('webhooks_authorizer_id_idx')
+      .on(t.orgId, t.authorizerId, t.id)
+      .where(sql`${t.authorizerId} is not null`),
     index('webhooks_created_at_idx').on(t.orgId, t.createdAt, t.id),
     index('webhooks_creator_app_id_idx').on(t.orgId, t.creatorAppId, t.id),
     index('webhooks_creator_app_name_idx').on(t.orgId, t.creatorAppName, t.id),
-    index('webhooks_creator_id_idx').on(t.orgId, t.creatorId, t.id),
+    index('webhooks_creator_id_idx')
+      .on(t.orgId, t.creatorId, t.id)
+      .where(sql`${t.creatorId} is not null`),
     index('webhooks_resource_idx').on(t.orgId, t.resource, t.id),
     index('webhooks_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
-    index('webhooks_updater_id_idx').on(t.orgId, t.updaterId, t.id),
+    index('webhooks_updater_id_idx')
+      .on(t.orgId, t.updaterId, t.id)
+      .where(sql`${t.updaterId} is not null`),
   ],
 );

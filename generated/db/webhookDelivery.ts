@@ -10,6 +10,7 @@ import {
   timestamp,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { events } from './event.js';
 import { webhooks } from './webhook.js';
@@ -46,10 +47,14 @@ export const webhookDeliveries = pgTable(
       foreignColumns: [webhooks.orgId, webhooks.id],
     }),
     index('webhook_deliveries_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('webhook_deliveries_event_id_idx').on(t.orgId, t.eventId, t.id),
+    index('webhook_deliveries_event_id_idx')
+      .on(t.orgId, t.eventId, t.id)
+      .where(sql`${t.eventId} is not null`),
     index('webhook_deliveries_event_name_idx').on(t.orgId, t.eventName, t.id),
     index('webhook_deliveries_state_idx').on(t.orgId, t.state, t.id),
     index('webhook_deliveries_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
-    index('webhook_deliveries_webhook_id_idx').on(t.orgId, t.webhookId, t.id),
+    index('webhook_deliveries_webhook_id_idx')
+      .on(t.orgId, t.webhookId, t.id)
+      .where(sql`${t.webhookId} is not null`),
   ],
 );

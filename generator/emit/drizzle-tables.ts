@@ -84,9 +84,18 @@ function indexesOf(resource: ResourceModel): string[] {
     // filter[q] matches lower(column) by prefix: text_pattern_ops makes LIKE 'x%' use the index.
     if (a.search) lines.push(`index('${t}_${a.column}_search_idx').on(t.orgId, sql\`lower(\${t.${a.name}}) text_pattern_ops\`)`);
   }
-  for (const r of toOnes(resource)) lines.push(`index('${t}_${r.column}_idx').on(t.orgId, t.${r.name}Id, t.id)`);
+  // A relationship's index holds only the rows that refer to something: every use of it (a
+  // filter by the related ids, an include, a foreign key's check when the target is deleted)
+  // asks for given ids, which PostgreSQL knows are not null. Rows that refer to nothing, most
+  // rows of most relationships (an event names no prospect, a new mailing no task), cost no
+  // index entry on insert; a filter for records that refer to nothing reads the org's rows.
+  for (const r of toOnes(resource)) {
+    lines.push(`index('${t}_${r.column}_idx').on(t.orgId, t.${r.name}Id, t.id).where(sql\`\${t.${r.name}Id} is not null\`)`);
+  }
   // Leads with the type: a deleted record's referrers are found by (type, id).
-  for (const r of polymorphicToOnes(resource)) lines.push(`index('${t}_${snakeCase(r.name)}_idx').on(t.orgId, t.${r.name}Type, t.${r.name}Id, t.id)`);
+  for (const r of polymorphicToOnes(resource)) {
+    lines.push(`index('${t}_${snakeCase(r.name)}_idx').on(t.orgId, t.${r.name}Type, t.${r.name}Id, t.id).where(sql\`\${t.${r.name}Id} is not null\`)`);
+  }
   return lines.sort(byCodePoint);
 }
 
@@ -123,7 +132,9 @@ export function emitTable(resource: ResourceModel, model: SchemaModel): string {
   return [
     generatedHeader(resource.file),
     `import { ${[...builders].sort(byCodePoint).join(', ')}, type PgTableExtraConfigValue } from 'drizzle-orm/pg-core';`,
-    ...(resource.attributes.some((a) => a.search) || polymorphicToOnes(resource).length > 0 ? [`import { sql } from 'drizzle-orm';`] : []),
+    ...(resource.attributes.some((a) => a.search) || resource.relationships.some((r) => r.kind === 'toOne' || r.kind === 'polymorphicToOne')
+      ? [`import { sql } from 'drizzle-orm';`]
+      : []),
     `import { orgs } from '../../runtime/db/system-tables.js';`,
     ...[...imports].sort(byCodePoint),
     '',

@@ -38,11 +38,17 @@ export async function findExisting(
     const matches = new Map<string, number>();
     byKey.set(attribute, matches);
     if (wanted.length === 0) continue;
+    // No ORDER BY: only the primary key serves this (import_keys_record_idx leads with the
+    // record id so that the planner cannot walk it instead); the oldest record of a key is
+    // picked here.
     const rows = await tx<{ id: string; key: string }[]>`
       select record_id as id, key from import_keys
-       where org_id = ${orgId} and resource_type = ${descriptor.type} and key_column = ${attribute.column} and key = any(${wanted}::text[])
-       order by record_id`;
-    for (const row of rows) if (!matches.has(row.key)) matches.set(row.key, Number(row.id));
+       where org_id = ${orgId} and resource_type = ${descriptor.type} and key_column = ${attribute.column} and key = any(${wanted}::text[])`;
+    for (const row of rows) {
+      const id = Number(row.id);
+      const oldest = matches.get(row.key);
+      if (oldest === undefined || id < oldest) matches.set(row.key, id);
+    }
   }
   return { ids: new Set(ids.filter((id) => found.has(`${descriptor.type}:${id}`))), byKey };
 }

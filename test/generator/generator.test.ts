@@ -106,7 +106,7 @@ describe("the repository's schema", () => {
     expect(tables.length).toBeGreaterThan(0);
     for (const [path, contents] of tables) {
       expect(contents, path).toMatch(/primaryKey\(\{ name: '\w+_pkey', columns: \[t\.orgId, t\.id\] \}\)/);
-      const indexes = [...contents.matchAll(/\bindex\('\w+'\)\.on\(([^)]*)\)/g)].map((m) => m[1]!);
+      const indexes = [...contents.matchAll(/\bindex\('\w+'\)\s*\.on\(([^)]*)\)/g)].map((m) => m[1]!);
       expect(indexes.length, `${path}: every index( is seen`).toBe(contents.match(/\bindex\('/g)?.length ?? 0);
       for (const columns of indexes) expect(columns, path).toMatch(/^\s*t\.orgId,/);
       const composite = contents.match(/columns: \[t\.orgId, t\.\w+Id\],\s*foreignColumns: \[(\w+)\.orgId, \1\.id\]/g) ?? [];

@@ -8,6 +8,7 @@ import {
   text,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 import { gadgets } from './gadget.js';
 
@@ -30,7 +31,9 @@ export const widgets = pgTable(
       foreignColumns: [gadgets.orgId, gadgets.id],
     }),
     index('widgets_color_idx').on(t.orgId, t.color),
-    index('widgets_gadget_id_idx').on(t.orgId, t.gadgetId, t.id),
+    index('widgets_gadget_id_idx')
+      .on(t.orgId, t.gadgetId, t.id)
+      .where(sql`${t.gadgetId} is not null`),
     index('widgets_name_idx').on(t.orgId, t.name, t.id),
   ],
 );

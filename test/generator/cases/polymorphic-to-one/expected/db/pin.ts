@@ -29,6 +29,8 @@ export const pins = pgTable(
       'pins_item_check',
       sql`(${t.itemType} is null and ${t.itemId} is null) or (${t.itemType} in ('gadget', 'widget') and ${t.itemId} is not null)`,
     ),
-    index('pins_item_idx').on(t.orgId, t.itemType, t.itemId, t.id),
+    index('pins_item_idx')
+      .on(t.orgId, t.itemType, t.itemId, t.id)
+      .where(sql`${t.itemId} is not null`),
   ],
 );

@@ -8,6 +8,7 @@ import {
   text,
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { orgs } from '../../runtime/db/system-tables.js';
 
 export const nodes = pgTable(
@@ -25,6 +26,8 @@ export const nodes = pgTable(
     primaryKey({ name: 'nodes_pkey', columns: [t.orgId, t.id] }),
     foreignKey({ name: 'nodes_parent_fk', columns: [t.orgId, t.parentId], foreignColumns: [t.orgId, t.id] }),
     index('nodes_label_idx').on(t.orgId, t.label),
-    index('nodes_parent_id_idx').on(t.orgId, t.parentId, t.id),
+    index('nodes_parent_id_idx')
+      .on(t.orgId, t.parentId, t.id)
+      .where(sql`${t.parentId} is not null`),
   ],
 );
