@@ -22,6 +22,21 @@ export interface ExistingRecords {
   readonly byKey: ReadonlyMap<AttributeDescriptor, ReadonlyMap<string, number>>;
 }
 
+/**
+ * Each value of $4 with the oldest record of the org ($1) and type ($2) whose key column ($3)
+ * holds it, or null: one probe of the primary key per value, every column of it an equality,
+ * which PostgreSQL always makes an index condition. As one `key = any($4)` instead, a young
+ * org's statistics (one row expected for its keys) made the planner read the org's whole key
+ * range and filter it, for every set of an import's rows: all the org's keys, again and again.
+ * import_keys_record_idx leads with the record id, so that it cannot be walked in record order
+ * for the oldest one either.
+ */
+export const OLDEST_RECORD_OF_KEYS = `
+  select w.key, (select k.record_id from import_keys k
+                  where k.org_id = $1 and k.resource_type = $2 and k.key_column = $3 and k.key = w.key
+                  order by k.record_id limit 1) as id
+    from unnest($4::text[]) as w(key)`;
+
 export async function findExisting(
   tx: Transaction,
   orgId: number,
@@ -38,17 +53,10 @@ export async function findExisting(
     const matches = new Map<string, number>();
     byKey.set(attribute, matches);
     if (wanted.length === 0) continue;
-    // No ORDER BY: only the primary key serves this (import_keys_record_idx leads with the
-    // record id so that the planner cannot walk it instead); the oldest record of a key is
-    // picked here.
-    const rows = await tx<{ id: string; key: string }[]>`
-      select record_id as id, key from import_keys
-       where org_id = ${orgId} and resource_type = ${descriptor.type} and key_column = ${attribute.column} and key = any(${wanted}::text[])`;
-    for (const row of rows) {
-      const id = Number(row.id);
-      const oldest = matches.get(row.key);
-      if (oldest === undefined || id < oldest) matches.set(row.key, id);
-    }
+    const rows = await tx.unsafe<{ id: string | null; key: string }[]>(OLDEST_RECORD_OF_KEYS, [orgId, descriptor.type, attribute.column, wanted] as never[], {
+      prepare: true,
+    });
+    for (const row of rows) if (row.id !== null) matches.set(row.key, Number(row.id));
   }
   return { ids: new Set(ids.filter((id) => found.has(`${descriptor.type}:${id}`))), byKey };
 }
