@@ -7,7 +7,7 @@ import type { ImportSubject } from './import-subjects.js';
  * Finding the records an import's rows duplicate (SPEC.md "CSV import" rule 4): records with a
  * row's `id`, or with one of its import-key values, compared case-insensitively. One statement
  * per key attribute for a whole set of rows, on import_keys (runtime/imports/tables.ts), whose
- * primary key serves `key = any(...)` under row-level security.
+ * primary key serves a probe per value under row-level security (text equality is leakproof).
  */
 
 /** The lower-cased values a key attribute has in a record or row: lists give each item. */
