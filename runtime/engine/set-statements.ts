@@ -52,6 +52,8 @@ function jsonRows(rows: readonly (readonly ColumnValue[])[], id?: readonly numbe
  */
 function rowsOf(table: string, catalog: TableCatalog | undefined, columns: readonly string[]): string {
   const elements = `jsonb_array_elements($2::jsonb->'rows') with ordinality as e(value, ord)`;
+  // A record created with nothing given (every column its default) reads no values.
+  if (columns.length === 0) return elements;
   const types = catalog && columns.map((c) => catalog.types.get(c));
   if (!types || types.some((t) => t === undefined)) return `${elements} cross join lateral jsonb_populate_record(null::${table}, e.value) as r`;
   return `${elements} cross join lateral jsonb_to_record(e.value) as r(${columns.map((c, i) => `${quoteIdent(c)} ${types[i]!}`).join(', ')})`;
