@@ -1,3 +1,3 @@
--- import_keys_record_idx leads with record_id (runtime/imports/tables.ts): led by (org_id, resource_type, key_column) it was taken, for a young org, to look keys up, reading every key of the org for each set of an import's rows.
+-- import_keys_record_idx, which the import-key triggers use to find a record's keys, leads with record_id (runtime/imports/tables.ts): led by org_id, it was walked, for a young org, to look keys up, reading every key of the org for each set of an import's rows.
 DROP INDEX "import_keys_record_idx";--> statement-breakpoint
 CREATE INDEX "import_keys_record_idx" ON "import_keys" USING btree ("record_id","org_id","resource_type","key_column");

@@ -23,19 +23,19 @@ export interface ExistingRecords {
 }
 
 /**
- * Each value of $4 with the oldest record of the org ($1) and type ($2) whose key column ($3)
- * holds it, or null: one probe of the primary key per value, every column of it an equality,
- * which PostgreSQL always makes an index condition. As one `key = any($4)` instead, a young
- * org's statistics (one row expected for its keys) made the planner read the org's whole key
- * range and filter it, for every set of an import's rows: all the org's keys, again and again.
- * import_keys_record_idx leads with the record id, so that it cannot be walked in record order
- * for the oldest one either.
+ * Each value of $4 with the records of the org ($1) and type ($2) whose key column ($3) holds
+ * it: one probe of the primary key per value (OFFSET 0 keeps each probe a subquery of its own),
+ * every column of it an equality, which PostgreSQL always makes an index condition. No order is
+ * asked for, so no index ordered by record can be walked instead. As one `key = any($4)`, a
+ * young org's statistics (one row expected for its keys) made the planner read the org's whole
+ * key range and filter it, for every set of an import's rows: all the org's keys, again and again.
  */
-export const OLDEST_RECORD_OF_KEYS = `
-  select w.key, (select k.record_id from import_keys k
-                  where k.org_id = $1 and k.resource_type = $2 and k.key_column = $3 and k.key = w.key
-                  order by k.record_id limit 1) as id
-    from unnest($4::text[]) as w(key)`;
+export const RECORDS_OF_KEYS = `
+  select w.key, m.record_id as id
+    from unnest($4::text[]) as w(key)
+    cross join lateral (select k.record_id from import_keys k
+                         where k.org_id = $1 and k.resource_type = $2 and k.key_column = $3 and k.key = w.key
+                        offset 0) as m`;
 
 export async function findExisting(
   tx: Transaction,
@@ -53,10 +53,13 @@ export async function findExisting(
     const matches = new Map<string, number>();
     byKey.set(attribute, matches);
     if (wanted.length === 0) continue;
-    const rows = await tx.unsafe<{ id: string | null; key: string }[]>(OLDEST_RECORD_OF_KEYS, [orgId, descriptor.type, attribute.column, wanted] as never[], {
-      prepare: true,
-    });
-    for (const row of rows) if (row.id !== null) matches.set(row.key, Number(row.id));
+    const rows = await tx.unsafe<{ id: string; key: string }[]>(RECORDS_OF_KEYS, [orgId, descriptor.type, attribute.column, wanted] as never[], { prepare: true });
+    // The oldest record of each value is its duplicate.
+    for (const row of rows) {
+      const id = Number(row.id);
+      const oldest = matches.get(row.key);
+      if (oldest === undefined || id < oldest) matches.set(row.key, id);
+    }
   }
   return { ids: new Set(ids.filter((id) => found.has(`${descriptor.type}:${id}`))), byKey };
 }

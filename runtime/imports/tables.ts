@@ -72,11 +72,11 @@ export const importKeys = pgTable(
   },
   (t) => [
     primaryKey({ name: 'import_keys_pkey', columns: [t.orgId, t.resourceType, t.keyColumn, t.key, t.recordId] }),
-    // The triggers find a record's keys by its id. This index leads with record_id, not org_id,
-    // so that it cannot serve a lookup of keys: led by (org_id, resource_type, key_column), the
-    // planner took it for that whenever statistics were from before the org had keys (a young
-    // org), and read every key of the org, filtered, for each set of an import's rows. No key
-    // needs it (Citus asks that of primary, unique and foreign keys, not of plain indexes).
+    // The triggers find a record's keys by its id. This index leads with record_id, the one
+    // index of a tenant table not led by org_id, so that no lookup of keys can use it: led by
+    // org_id, it was walked for a young org (statistics from before the org had keys, so its
+    // range looked like one row) and every key of the org read for each set of an import's
+    // rows. Citus asks org_id of primary, unique and foreign keys, not of plain indexes.
     index('import_keys_record_idx').on(t.recordId, t.orgId, t.resourceType, t.keyColumn),
   ],
 );
