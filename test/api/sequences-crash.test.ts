@@ -1,3 +1,4 @@
+import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SET_SIZE, STEP_RUNNER_TASK } from '../../runtime/sequences/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
@@ -39,21 +40,77 @@ async function runsByStep(orgId: number): Promise<Map<number, number>> {
 }
 
 /**
- * Once `ready` says so of the runs so far, kills a worker that holds a step runner job; the victim, and
- * the runs of each step once it has exited (a transaction it had not committed never will be).
+ * Kills a worker in the middle of a set, once some states have run `step` (`ready` says how many)
+ * and at least one has not. The kill point is made, not waited for: the test locks (FOR UPDATE)
+ * the prospect of the newest state yet to run `step`, so the set holding that state cannot write
+ * its mailing, whose foreign key must share-lock the prospect, and waits inside its job,
+ * uncommitted; the other states go on. Once such a mailing insert is seen waiting on the lock and
+ * `ready` holds, the worker holding a step runner job is killed, and its replacement starts before
+ * the lock is let go. The victim, its replacement, and the runs of each step once the victim has
+ * exited (a transaction it had not committed never will be).
  */
-async function killBetweenSteps(
+async function killMidStep(
   orgId: number,
+  step: number,
   what: string,
   ready: (runs: Map<number, number>) => boolean,
-): Promise<{ victim: WorkerProcess; runs: Map<number, number> }> {
-  const victim: WorkerProcess = await until(
-    `a worker holding a step runner job once ${what}`,
-    async () => (ready(await runsByStep(orgId)) ? workers.holding(api.sql, STEP_RUNNER_TASK) : undefined),
-    90_000,
-  );
-  await workers.kill(victim);
-  return { victim, runs: await runsByStep(orgId) };
+): Promise<{ victim: WorkerProcess; replacement: WorkerProcess; runs: Map<number, number> }> {
+  const holder = postgres(api.databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const lock = await holder.reserve();
+    const [{ pid }] = await lock<[{ pid: number }]>`select pg_backend_pid() as pid`;
+    await until(
+      `the prospect of a state yet to run step ${step} locked`,
+      async () => {
+        await lock`begin`;
+        // NOWAIT: a set that has written this state's mailing holds a share lock until it commits,
+        // and then the state has run the step; another state is tried.
+        const locked = await lock<{ id: string }[]>`
+          select id from prospects
+           where org_id = ${orgId}
+             and id = (select s.prospect_id from sequence_states s
+                        where s.org_id = ${orgId}
+                          and not exists (select 1 from sequence_step_runs r
+                                           where r.org_id = ${orgId} and r.sequence_state_id = s.id and r.sequence_step_id = ${step})
+                        order by s.id desc limit 1)
+           for update nowait`.catch((error: { code?: string }) => {
+          if (error.code === '55P03') return undefined;
+          throw error;
+        });
+        // Still yet to run it, now that no set can write its mailing.
+        const pending =
+          locked?.length === 1 &&
+          (
+            await lock<[{ pending: boolean }]>`
+              select not exists (select 1 from sequence_step_runs r join sequence_states s on s.org_id = r.org_id and s.id = r.sequence_state_id
+                                  where r.org_id = ${orgId} and s.prospect_id = ${locked[0]!.id} and r.sequence_step_id = ${step}) as pending`
+          )[0].pending;
+        if (pending) return true;
+        await lock`rollback`;
+        return undefined;
+      },
+      90_000,
+    );
+    await until(
+      `${what}, and a set's mailing insert waiting on the locked prospect`,
+      async () => {
+        const [{ waiting }] = await api.sql<[{ waiting: number }]>`
+          select count(*)::int as waiting from pg_stat_activity
+           where ${pid} = any(pg_blocking_pids(pid)) and query ilike '%insert into%mailings%'`;
+        return waiting > 0 && ready(await runsByStep(orgId)) ? true : undefined;
+      },
+      90_000,
+    );
+    const victim = await until('a worker holding a step runner job', () => workers.holding(api.sql, STEP_RUNNER_TASK), 60_000);
+    await workers.kill(victim);
+    const runs = await runsByStep(orgId);
+    const replacement = await workers.start();
+    await lock`rollback`;
+    lock.release();
+    return { victim, replacement, runs };
+  } finally {
+    await holder.end({ timeout: 5 });
+  }
 }
 
 /** The ids of the dead workers whose locked jobs the live ones released, from their log lines. */
@@ -93,11 +150,11 @@ it('workers SIGKILLed between steps: every step of every state still runs exactl
   expect(enrolment.status, JSON.stringify(enrolment.body)).toBe(200);
 
   // First kill: some states past their second step, others not.
-  const firstKill = await killBetweenSteps(org.orgId, 'a third of the states ran step 2', (runs) => (runs.get(second) ?? 0) >= STATES / 3);
-  const secondWorker = await workers.start();
+  const firstKill = await killMidStep(org.orgId, second, 'a third of the states ran step 2', (runs) => (runs.get(second) ?? 0) >= STATES / 3);
+  const secondWorker = firstKill.replacement;
   // Second kill: some states finished, some not.
-  const secondKill = await killBetweenSteps(org.orgId, 'a third of the states ran step 3', (runs) => (runs.get(last) ?? 0) >= STATES / 3);
-  const thirdWorker = await workers.start();
+  const secondKill = await killMidStep(org.orgId, last, 'a third of the states ran step 3', (runs) => (runs.get(last) ?? 0) >= STATES / 3);
+  const thirdWorker = secondKill.replacement;
   try {
     await until('every state to have run every step', async () => ((await runsByStep(org.orgId)).get(last) === STATES ? true : undefined), 90_000);
     expect((await settled(org, enrolment.body.data.id)).attributes).toMatchObject({ state: 'finished', total: STATES, failures: 0 });

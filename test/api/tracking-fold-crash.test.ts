@@ -1,3 +1,4 @@
+import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadTrackingSecret } from '../../runtime/db/settings.js';
 import { createTrackingSigner, FOLD_HITS_TASK, FOLD_SET_HITS, type TrackingSigner } from '../../runtime/mail/tracking/index.js';
@@ -9,7 +10,8 @@ import { WorkerProcesses, type WorkerProcess } from '../helpers/worker-processes
 
 /**
  * The fold of tracking hits (runtime/mail/tracking/hit-fold.ts) on real `cadence worker`
- * processes, one of them SIGKILLed while it holds a fold job. A backlog of more than one fold's
+ * processes, one of them SIGKILLed while it holds a fold job (made to wait on a row lock the test
+ * holds, so the kill lands inside the fold). A backlog of more than one fold's
  * set is folded first, in two folds. Then waves of opens and clicks over
  * hundreds of mailings reach the API over HTTP while the workers fold them; the transaction of
  * the fold the kill interrupts dies with it, its hits stay in tracking_hits, and a later fold
@@ -103,15 +105,41 @@ it('a worker SIGKILLed while it folds: every hit is still counted exactly once',
       await send(paths);
     }
   })();
-  const victim = await until('a worker holding a fold job', () => workers.holding(api.sql, FOLD_HITS_TASK), 120_000);
-  await workers.kill(victim);
-  killed = true;
-  await sending;
-  // Another worker in its place: the survivors release the dead one's job (stale after 2 s) and fold what it had claimed.
-  const survivors = [...started.filter((w) => w !== victim), await workers.start()];
+  // The kill point is made, not waited for: with a prospect of the org held locked by the test, a
+  // fold that has claimed hits waits, uncommitted, to add them to that prospect's counts. The
+  // worker holding the fold job then is killed. Its transaction lives on, holding its hits, until
+  // the lock is let go: folds run meanwhile must leave them to a later fold, not drop them.
+  const holder = postgres(api.databaseUrl, { max: 1, onnotice: () => {} });
+  let victim: WorkerProcess;
+  let survivors: WorkerProcess[];
+  try {
+    const lock = await holder.reserve();
+    await lock`begin`;
+    const [{ pid }] = await lock<[{ pid: number }]>`select pg_backend_pid() as pid`;
+    await lock`select 1 from prospects where org_id = ${org.orgId} and id = ${prospects[0]!.id} for update`;
+    await until(
+      'a fold waiting on the locked prospect',
+      async () => {
+        const [{ waiting }] = await api.sql<[{ waiting: number }]>`
+          select count(*)::int as waiting from pg_stat_activity where ${pid} = any(pg_blocking_pids(pid))`;
+        return waiting > 0 ? true : undefined;
+      },
+      120_000,
+    );
+    victim = await until('a worker holding a fold job', () => workers.holding(api.sql, FOLD_HITS_TASK), 60_000);
+    await workers.kill(victim);
+    killed = true;
+    await sending;
+    // Another worker in its place: the survivors release the dead one's job (stale after 2 s) and fold what it had claimed.
+    survivors = [...started.filter((w) => w !== victim), await workers.start()];
+    // The job was still the dead worker's: its fold had not finished, and a survivor takes it back.
+    await until("a survivor to release the dead worker's jobs", () => (victim.workerIds.some((id) => releasedWorkers(survivors).has(id)) ? true : undefined), 60_000);
+    await lock`rollback`;
+    lock.release();
+  } finally {
+    await holder.end({ timeout: 5 });
+  }
   await hitsFolded(api, org.orgId, 90_000);
-  // The job was still the dead worker's: its fold had not finished, and a survivor took it back.
-  await until("a survivor to release the dead worker's jobs", () => (victim.workerIds.some((id) => releasedWorkers(survivors).has(id)) ? true : undefined), 60_000);
 
   const counted = await api.sql<{ id: number; open_count: number | null; click_count: number | null; state: string }[]>`
     select id, open_count, click_count, state from mailings where org_id = ${org.orgId}`;

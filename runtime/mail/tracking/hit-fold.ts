@@ -5,7 +5,7 @@ import { descriptors } from '../../../generated/resources/index.js';
 import { changesByName, SERVICE_ACTOR, type RecordWriter, type UpdateOperation } from '../../engine/index.js';
 import { enqueueJobs } from '../../jobs/enqueue.js';
 import { orgScopedTransaction, retryingOnConflict, type Transaction } from '../../tenancy/index.js';
-import { claimHits, foldJob, type MailingHits } from './hit-store.js';
+import { claimHits, foldAgainAt, foldJob, type MailingHits } from './hit-store.js';
 
 /**
  * Hits one fold claims at most, in one transaction. A fold's cost is per mailing, not per hit
@@ -30,7 +30,8 @@ export interface FoldDependencies {
  * so the events, webhooks and the
  * prospects' counters (behaviours.ts) follow as from any write. The delete commits with the
  * counts or not at all: a fold killed half-way (SIGKILL) leaves its hits to the next run, and
- * every hit is counted once. A full set enqueues the next fold at once, in the same transaction.
+ * every hit is counted once. A full set enqueues the next fold at once, in the same transaction;
+ * hits left that another fold's transaction holds get a fold a moment later, in case it rolls back.
  */
 export function foldHitsTask(deps: FoldDependencies): Task {
   return async (payload) => {
@@ -42,7 +43,6 @@ export function foldHitsTask(deps: FoldDependencies): Task {
 
 async function foldSet(deps: FoldDependencies, tx: Transaction, orgId: number): Promise<void> {
   const mailings = await claimHits(tx, orgId, FOLD_SET_HITS);
-  if (mailings.length === 0) return;
   const effects = deps.writer.effects({ tx, orgId, actor: SERVICE_ACTOR });
   for (let start = 0; start < mailings.length; start += MAILINGS_PER_WRITE) {
     const chunk = mailings.slice(start, start + MAILINGS_PER_WRITE);
@@ -55,6 +55,13 @@ async function foldSet(deps: FoldDependencies, tx: Transaction, orgId: number): 
   }
   const hits = mailings.reduce((sum, m) => sum + m.opens + m.clicks, 0);
   if (hits >= FOLD_SET_HITS) await enqueueJobs(tx, [{ ...foldJob(orgId), preserveRunAt: false }]);
+  else {
+    // Hits this fold could not claim are another fold's, whose transaction may still roll back
+    // (its worker killed while it waits on a lock): graphile-worker does not run that fold's job
+    // again once a newer job took its key, so this one leaves a fold behind it until none are left.
+    const again = await foldAgainAt(tx, orgId);
+    if (again) await enqueueJobs(tx, [foldJob(orgId, again)]);
+  }
   deps.log.debug({ orgId, hits, mailings: mailings.length }, 'tracking hits folded');
 }
 

@@ -104,3 +104,16 @@ export async function claimHits(tx: Transaction, orgId: number, limit: number): 
     firstKind: r.first_kind,
   }));
 }
+
+/**
+ * When hits of the org are left that the caller's transaction did not claim (held by another
+ * fold's transaction, which may yet roll back, or appended since), the run-at of a fold to pick
+ * them up: FOLD_DELAY_MS ahead by the database's clock, as appendHits schedules. Undefined when
+ * none are left. The caller's own claimed hits are deleted, so it does not see them.
+ */
+export async function foldAgainAt(tx: Transaction, orgId: number): Promise<Date | undefined> {
+  const [row] = await tx<{ run_at: Date }[]>`
+    select clock_timestamp() + ${FOLD_DELAY_MS} * interval '1 millisecond' as run_at
+     where exists (select 1 from tracking_hits where org_id = ${orgId})`;
+  return row?.run_at;
+}
