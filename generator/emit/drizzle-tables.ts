@@ -132,9 +132,7 @@ export function emitTable(resource: ResourceModel, model: SchemaModel): string {
   return [
     generatedHeader(resource.file),
     `import { ${[...builders].sort(byCodePoint).join(', ')}, type PgTableExtraConfigValue } from 'drizzle-orm/pg-core';`,
-    ...(resource.attributes.some((a) => a.search) || resource.relationships.some((r) => r.kind === 'toOne' || r.kind === 'polymorphicToOne')
-      ? [`import { sql } from 'drizzle-orm';`]
-      : []),
+    ...(resource.attributes.some((a) => a.search) || toOnes(resource).length > 0 || polymorphicToOnes(resource).length > 0 ? [`import { sql } from 'drizzle-orm';`] : []),
     `import { orgs } from '../../runtime/db/system-tables.js';`,
     ...[...imports].sort(byCodePoint),
     '',

@@ -116,9 +116,9 @@ async function tableCatalog(tx: Transaction, table: string): Promise<TableCatalo
   if (!catalog) {
     // pg_trigger.tgtype bits: 1 row, 2 before, 4 insert, 16 update.
     catalog = tx
-      .unsafe<[{ filled: string[]; generated: string[]; columns: string[]; types: string[]; on_insert: boolean; on_update: boolean }]>(
-        `select array(select attname::text from pg_attribute where attrelid = $1::regclass and attnum > 0 and not attisdropped order by attnum) as columns,
-                array(select format_type(atttypid, atttypmod) from pg_attribute where attrelid = $1::regclass and attnum > 0 and not attisdropped order by attnum) as types,
+      .unsafe<[{ filled: string[]; generated: string[]; types: Record<string, string>; on_insert: boolean; on_update: boolean }]>(
+        `select (select json_object_agg(attname, format_type(atttypid, atttypmod)) from pg_attribute
+                  where attrelid = $1::regclass and attnum > 0 and not attisdropped) as types,
                 array(select attname::text from pg_attribute
                        where attrelid = $1::regclass and attnum > 0 and not attisdropped
                          and (atthasdef or attidentity <> '' or attgenerated <> '')) as filled,
@@ -129,7 +129,7 @@ async function tableCatalog(tx: Transaction, table: string): Promise<TableCatalo
         [quoteIdent(table)] as never[],
       )
       .then(([row]) => ({
-        types: new Map(row.columns.map((c, i) => [c, row.types[i]!])),
+        types: new Map(Object.entries(row.types)),
         filledOnInsert: new Set(row.filled),
         generated: new Set(row.generated),
         rewrittenOnInsert: row.on_insert,
@@ -152,21 +152,21 @@ function stampedColumns(descriptor: ResourceDescriptor, columns: readonly string
 }
 
 /**
- * Updates records that set the same `columns`, each to its own values; updatedAt becomes the
- * transaction's time. `current` holds each record's row as locked and read in this transaction
- * (in the order of `ids`): the update reads back only what it changes (the columns set,
- * updated_at, generated columns) and the rest of each row is the locked one's, which nothing
- * else can have changed meanwhile. Returns the rows as stored, by id. Each id appears at most once.
+ * Updates records that set the same `columns`, each to its own values (`rows`, in the order of
+ * `current`); updatedAt becomes the transaction's time. `current` holds each record's row as
+ * locked and read in this transaction: the update reads back only what it changes (the columns
+ * set, updated_at, generated columns) and the rest of each row is the locked one's, which nothing
+ * else can have changed meanwhile. Returns the rows as stored, by id. Each record appears at most once.
  */
 export async function updateRows(
   tx: Transaction,
   descriptor: ResourceDescriptor,
   orgId: number,
   columns: readonly string[],
-  ids: readonly number[],
   rows: readonly (readonly ColumnValue[])[],
   current: readonly Row[],
 ): Promise<Map<number, Row>> {
+  const ids = current.map((row) => Number(row.id));
   const table = quoteIdent(descriptor.table);
   // The source's columns are renamed so that RETURNING's unqualified names mean the table's.
   const sets = columns.map((c, i) => `${quoteIdent(c)} = s."__v${i}"`);

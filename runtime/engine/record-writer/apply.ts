@@ -79,17 +79,9 @@ async function updateAll(set: SetWrite, descriptor: ResourceDescriptor, accepted
       for (const p of group.members) rows.set(p.index, p.current!);
       continue;
     }
-    const ids = group.members.map((p) => Number(p.current!.id));
-    const updated = await updateRows(
-      set.tx,
-      descriptor,
-      set.orgId,
-      group.columns,
-      ids,
-      group.values,
-      group.members.map((p) => p.current!),
-    );
-    group.members.forEach((p, i) => rows.set(p.index, updated.get(ids[i]!)!));
+    const current = group.members.map((p) => p.current!);
+    const updated = await updateRows(set.tx, descriptor, set.orgId, group.columns, group.values, current);
+    group.members.forEach((p, i) => rows.set(p.index, updated.get(Number(current[i]!.id))!));
   }
 }
 
