@@ -12,3 +12,42 @@ export function overlayView<T extends object>(base: T, own: Record<string, unkno
     has: (target, name) => name in target || name in base,
   }) as T;
 }
+
+type Merge = (base: Record<string, unknown>, own: Record<string, unknown>) => Record<string, unknown>;
+
+/** Mergers compiled so far, by their two lists of names; a set of tables and column groups, bounded anyway. */
+const mergers = new Map<string, Merge>();
+const MAX_MERGERS = 1000;
+
+/**
+ * A copy of each `base` row with the matching `own` row laid over it, as `{ ...base, ...own }`
+ * gives (every base row has the same names, as rows of one statement do; so has every own row).
+ * The copy is made by a function compiled once per pair of name lists, an object literal that
+ * names every column: a row of 250 columns as postgres.js reads it is an object in dictionary
+ * mode, and spreading one cost ~70 µs (a fifth of a bulk modify's worker time, issue #26); the
+ * literal is built about five times faster and comes out with fast properties, quicker to read.
+ */
+export function mergeRows<T extends Record<string, unknown>>(base: readonly T[], own: readonly Record<string, unknown>[]): T[] {
+  if (base.length === 0) return [];
+  const baseNames = Object.keys(base[0]!);
+  const ownNames = Object.keys(own[0] ?? {});
+  const key = `${baseNames.join('\0')}\u0001${ownNames.join('\0')}`;
+  let merge = mergers.get(key);
+  if (!merge) {
+    merge = compileMerge(baseNames, ownNames);
+    if (mergers.size >= MAX_MERGERS) mergers.clear();
+    mergers.set(key, merge);
+  }
+  return base.map((row, i) => merge(row, own[i]!) as T);
+}
+
+function compileMerge(baseNames: readonly string[], ownNames: readonly string[]): Merge {
+  // A literal "__proto__" key would set the prototype instead of a property.
+  if ([...baseNames, ...ownNames].includes('__proto__')) return (base, own) => ({ ...base, ...own });
+  const owned = new Set(ownNames);
+  const names = [...baseNames, ...ownNames.filter((n) => !baseNames.includes(n))];
+  const fields = names.map((n) => `${JSON.stringify(n)}: ${owned.has(n) ? 'own' : 'base'}[${JSON.stringify(n)}]`);
+  // The names are column names and aliases, each written as a JSON string literal: no other code can enter.
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the one way to a literal of run-time names
+  return new Function('base', 'own', `return { ${fields.join(', ')} };`) as Merge;
+}

@@ -5,6 +5,7 @@ import { orgNowSql } from '../tenancy/org-time.js';
 import type { ColumnValue } from './record-rules.js';
 import type { Reference } from './records.js';
 import type { Row } from './render.js';
+import { mergeRows } from './row-view.js';
 
 /**
  * The statements of a set write: each touches every record of the set at once. Values travel
@@ -185,8 +186,14 @@ export async function updateRows(
     [orgId, jsonRows(rows, ids)] as never[],
     { prepare: true },
   );
-  const before = new Map(current.map((row) => [Number(row.id), row]));
-  return new Map(updated.map((row) => [Number(row.id), { ...before.get(Number(row.id)), ...row }]));
+  // RETURNING gives the rows in no set order: each is laid over its locked row.
+  const returned = new Map(updated.map((row) => [Number(row.id), row]));
+  const present = current.filter((row) => returned.has(Number(row.id)));
+  const merged = mergeRows(
+    present,
+    present.map((row) => returned.get(Number(row.id))!),
+  );
+  return new Map(merged.map((row) => [Number(row.id), row]));
 }
 
 /**
