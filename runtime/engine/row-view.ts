@@ -51,3 +51,46 @@ function compileMerge(baseNames: readonly string[], ownNames: readonly string[])
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the one way to a literal of run-time names
   return new Function('base', 'own', `return { ${fields.join(', ')} };`) as Merge;
 }
+
+type Build = (values: readonly unknown[]) => Record<string, unknown>;
+
+/** Row builders compiled so far, by their names; bounded like the mergers. */
+const builders = new Map<string, Build>();
+
+/**
+ * Rows read as arrays of values (postgres.js `.values()`) made objects named by `names`, with
+ * `nulls` named too, each null. postgres.js itself makes a row by assigning its columns one by
+ * one, so a row of 250 columns grows into an object in dictionary mode, slow to build and to
+ * read; an object literal naming every column, compiled once per list of names, is built in
+ * about two thirds of the time and has fast properties (issue #26).
+ */
+export function rowsFromValues(names: readonly string[], rows: readonly (readonly unknown[])[], nulls: readonly string[] = []): Record<string, unknown>[] {
+  if (rows.length === 0) return [];
+  const key = `${names.join('\0')}\u0001${nulls.join('\0')}`;
+  let build = builders.get(key);
+  if (!build) {
+    build = compileBuild(names, nulls);
+    if (builders.size >= MAX_MERGERS) builders.clear();
+    builders.set(key, build);
+  }
+  return rows.map(build);
+}
+
+function compileBuild(names: readonly string[], nulls: readonly string[]): Build {
+  if ([...names, ...nulls].includes('__proto__')) {
+    return (values) => {
+      const row: Record<string, unknown> = {};
+      names.forEach((name, i) => Object.defineProperty(row, name, { value: values[i], writable: true, enumerable: true, configurable: true }));
+      for (const name of nulls) Object.defineProperty(row, name, { value: null, writable: true, enumerable: true, configurable: true });
+      return row;
+    };
+  }
+  // Later names win, as assigning them one by one does.
+  const fields = new Map<string, string>();
+  names.forEach((name, i) => fields.set(name, `values[${i}]`));
+  for (const name of nulls) fields.set(name, 'null');
+  const literal = [...fields].map(([name, value]) => `${JSON.stringify(name)}: ${value}`).join(', ');
+  // The names are column names and aliases, each written as a JSON string literal: no other code can enter.
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the one way to a literal of run-time names
+  return new Function('values', `return { ${literal} };`) as Build;
+}

@@ -1,3 +1,4 @@
+import type postgres from 'postgres';
 import type { ResourceDescriptor } from '../model/descriptor.js';
 import { partitionPredicate, quoteIdent, selectList, selectListOf } from '../model/sql-text.js';
 import type { Transaction } from '../tenancy/index.js';
@@ -5,7 +6,7 @@ import { orgNowSql } from '../tenancy/org-time.js';
 import type { ColumnValue } from './record-rules.js';
 import type { Reference } from './records.js';
 import type { Row } from './render.js';
-import { mergeRows } from './row-view.js';
+import { mergeRows, rowsFromValues } from './row-view.js';
 
 /**
  * The statements of a set write: each touches every record of the set at once. Values travel
@@ -24,14 +25,31 @@ type Lock = 'update' | 'delete';
  */
 export async function lockRows(tx: Transaction, descriptor: ResourceDescriptor, orgId: number, ids: readonly number[], lock: Lock): Promise<Map<number, Row>> {
   if (ids.length === 0) return new Map();
-  const rows = await tx.unsafe<Row[]>(
-    `select ${selectList(descriptor)} from ${quoteIdent(descriptor.table)}
-      where "org_id" = $1 and "id" = any($2::bigint[])${partitionPredicate(descriptor)}
-      order by "id" for ${lock === 'update' ? 'no key update' : 'update'}`,
-    [orgId, ids] as never[],
-    { prepare: true },
+  const rows = await wideRows(
+    tx.unsafe(
+      `select ${selectList(descriptor)} from ${quoteIdent(descriptor.table)}
+        where "org_id" = $1 and "id" = any($2::bigint[])${partitionPredicate(descriptor)}
+        order by "id" for ${lock === 'update' ? 'no key update' : 'update'}`,
+      [orgId, ids] as never[],
+      { prepare: true },
+    ),
   );
   return new Map(rows.map((row) => [Number(row.id), row]));
+}
+
+/**
+ * A statement's rows of whole records, read as arrays and made objects by a compiled literal
+ * (rowsFromValues in row-view.ts): a record of 250 columns as postgres.js builds it is slow to
+ * build and to read. `nulls`: columns not read, named with null.
+ */
+async function wideRows(query: postgres.PendingQuery<postgres.Row[]>, nulls?: readonly string[]): Promise<Row[]> {
+  const values = await query.values();
+  if (values.length === 0) return [];
+  return rowsFromValues(
+    values.columns.map((c) => c.name),
+    values,
+    nulls,
+  ) as Row[];
 }
 
 /** Rows of column values, keyed by column name, in one JSON parameter. */
@@ -84,12 +102,14 @@ export async function insertRows(
   const given = new Set([...columns, ...stamped]);
   const { list, omitted } =
     catalog?.rewrittenOnInsert === false ? selectListOf(descriptor, (c) => given.has(c) || catalog.filledOnInsert.has(c)) : { list: selectList(descriptor), omitted: [] };
-  const inserted = await tx.unsafe<Row[]>(
-    `insert into ${table} (${targets.join(', ')}) select ${sources.join(', ')} from ${rowsOf(table, catalog, columns)} order by e.ord returning ${list}`,
-    [orgId, jsonRows(rows)] as never[],
-    { prepare: true },
+  const inserted = await wideRows(
+    tx.unsafe(
+      `insert into ${table} (${targets.join(', ')}) select ${sources.join(', ')} from ${rowsOf(table, catalog, columns)} order by e.ord returning ${list}`,
+      [orgId, jsonRows(rows)] as never[],
+      { prepare: true },
+    ),
+    omitted,
   );
-  for (const row of inserted) for (const alias of omitted) row[alias] = null;
   return inserted.sort((a, b) => Number(a.id) - Number(b.id));
 }
 
@@ -202,10 +222,12 @@ export async function updateRows(
  * the set may have been one of those (a user and the manager it refers to, deleted together).
  */
 export async function deleteRows(tx: Transaction, descriptor: ResourceDescriptor, orgId: number, ids: readonly number[]): Promise<Map<number, Row>> {
-  const deleted = await tx.unsafe<Row[]>(
-    `delete from ${quoteIdent(descriptor.table)} where "org_id" = $1 and "id" = any($2::bigint[])${partitionPredicate(descriptor)} returning ${selectList(descriptor)}`,
-    [orgId, ids] as never[],
-    { prepare: true },
+  const deleted = await wideRows(
+    tx.unsafe(
+      `delete from ${quoteIdent(descriptor.table)} where "org_id" = $1 and "id" = any($2::bigint[])${partitionPredicate(descriptor)} returning ${selectList(descriptor)}`,
+      [orgId, ids] as never[],
+      { prepare: true },
+    ),
   );
   return new Map(deleted.map((row) => [Number(row.id), row]));
 }
@@ -303,10 +325,12 @@ export async function selectRows(
     params.push(w.values.map(asText));
     return `${quoteIdent(w.column)} = any($${params.length}::text[]::${w.cast}[])`;
   });
-  return tx.unsafe<Row[]>(
-    `select ${selectList(descriptor)} from ${quoteIdent(descriptor.table)}
-      where "org_id" = $1${conditions.map((c) => ` and ${c}`).join('')}${partitionPredicate(descriptor)} order by "id"`,
-    params as never[],
-    { prepare: true },
+  return wideRows(
+    tx.unsafe(
+      `select ${selectList(descriptor)} from ${quoteIdent(descriptor.table)}
+        where "org_id" = $1${conditions.map((c) => ` and ${c}`).join('')}${partitionPredicate(descriptor)} order by "id"`,
+      params as never[],
+      { prepare: true },
+    ),
   );
 }

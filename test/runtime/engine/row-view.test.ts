@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeRows } from '../../../runtime/engine/row-view.js';
+import { mergeRows, rowsFromValues } from '../../../runtime/engine/row-view.js';
 
 /** A row as postgres.js makes one: its columns assigned one by one, so a wide one is in dictionary mode. */
 function rowOf(names: readonly string[], valueOf: (name: string, i: number) => unknown): Record<string, unknown> {
@@ -34,5 +34,17 @@ describe('mergeRows', () => {
 
   it('answers no rows for no rows', () => {
     expect(mergeRows([], [])).toEqual([]);
+  });
+});
+
+describe('rowsFromValues', () => {
+  it('names each array of values as assigning the columns one by one would, later names winning, with the null columns after', () => {
+    const names = ['id', 'first_name', 'with "quotes"', 'id'];
+    const rows = rowsFromValues(names, [[1, 'Ada', 'q', 2]], ['omitted']);
+    expect(rows).toEqual([{ id: 2, first_name: 'Ada', 'with "quotes"': 'q', omitted: null }]);
+    expect(Object.keys(rows[0]!)).toEqual(['id', 'first_name', 'with "quotes"', 'omitted']);
+    const [proto] = rowsFromValues(['id', '__proto__'], [[1, 'a column']]);
+    expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(proto, '__proto__')?.value).toBe('a column');
   });
 });
