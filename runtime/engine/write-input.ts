@@ -36,7 +36,7 @@ export function readWriteBody(
 
   const attributes = new Map<AttributeDescriptor, unknown>();
   const given = (data.attributes ?? {}) as Record<string, unknown>;
-  for (const a of descriptor.attributes) if (Object.hasOwn(given, a.name)) attributes.set(a, given[a.name]);
+  for (const a of namedAttributes(descriptor, given)) attributes.set(a, given[a.name]);
   const unrepresentable = unrepresentableTimes(attributes);
   if (unrepresentable.length) throw validationError(unrepresentable);
 
@@ -107,10 +107,8 @@ function checkIdentity(descriptor: ResourceDescriptor, data: Record<string, unkn
 function refusedMembers(descriptor: ResourceDescriptor, data: Record<string, unknown>, operation: WriteOperation): FieldError[] {
   const refused: FieldError[] = [];
   if (isObject(data.attributes)) {
-    for (const a of descriptor.attributes) {
-      if (a.readOnly && Object.hasOwn(data.attributes, a.name)) {
-        refused.push({ pointer: `/data/attributes/${a.name}`, detail: `${a.name} is read-only` });
-      }
+    for (const a of namedAttributes(descriptor, data.attributes)) {
+      if (a.readOnly) refused.push({ pointer: `/data/attributes/${a.name}`, detail: `${a.name} is read-only` });
     }
   }
   if (isObject(data.relationships)) {
@@ -129,4 +127,27 @@ function refusedMembers(descriptor: ResourceDescriptor, data: Record<string, unk
     }
   }
   return refused;
+}
+
+/** Each descriptor's attribute positions by name, made on first use. */
+const attributePositions = new WeakMap<ResourceDescriptor, ReadonlyMap<string, number>>();
+
+/**
+ * The attributes of `descriptor` that `given` names, in the descriptor's order (the order of the
+ * columns a write sets, and of its errors). Looked up by the names given: a body, or a CSV row,
+ * names a few of a prospect's 250 attributes, and asking each of the 250 whether it was given
+ * was a measurable part of an import's time in the worker.
+ */
+function namedAttributes(descriptor: ResourceDescriptor, given: Record<string, unknown>): AttributeDescriptor[] {
+  let positions = attributePositions.get(descriptor);
+  if (!positions) {
+    positions = new Map(descriptor.attributes.map((a, i) => [a.name, i]));
+    attributePositions.set(descriptor, positions);
+  }
+  const found: number[] = [];
+  for (const name of Object.keys(given)) {
+    const i = positions.get(name);
+    if (i !== undefined) found.push(i);
+  }
+  return found.sort((a, b) => a - b).map((i) => descriptor.attributes[i]!);
 }
