@@ -144,7 +144,8 @@ describe('two API processes', () => {
     const usage = await runCadence(api.databaseUrl, ['org', 'set-rate-limit', '--org', String(org.orgId)]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('either --per-hour N or --default');
-  });
+    // Three CLI processes and three settle waits: over 30 s on a loaded two-core machine (a CI rehearsal).
+  }, 120_000);
 
   it('settle what they admitted when they shut down, before the next settle was due', async () => {
     const server = await serve();
