@@ -17,7 +17,20 @@ type Merge = (base: Record<string, unknown>, own: Record<string, unknown>) => Re
 
 /** Mergers compiled so far, by their two lists of names; a set of tables and column groups, bounded anyway. */
 const mergers = new Map<string, Merge>();
-const MAX_MERGERS = 1000;
+/** Functions compiled per cache: more than this many, and the cache starts again. */
+const MAX_COMPILED = 1000;
+
+/** The function `compile` makes of two lists of names, from `cache` when made before. */
+function compiled<F>(cache: Map<string, F>, first: readonly string[], second: readonly string[], compile: (first: readonly string[], second: readonly string[]) => F): F {
+  const key = `${first.join('\0')}\u0001${second.join('\0')}`;
+  let made = cache.get(key);
+  if (!made) {
+    made = compile(first, second);
+    if (cache.size >= MAX_COMPILED) cache.clear();
+    cache.set(key, made);
+  }
+  return made;
+}
 
 /**
  * A copy of each `base` row with the matching `own` row laid over it, as `{ ...base, ...own }`
@@ -31,13 +44,7 @@ export function mergeRows<T extends Record<string, unknown>>(base: readonly T[],
   if (base.length === 0) return [];
   const baseNames = Object.keys(base[0]!);
   const ownNames = Object.keys(own[0] ?? {});
-  const key = `${baseNames.join('\0')}\u0001${ownNames.join('\0')}`;
-  let merge = mergers.get(key);
-  if (!merge) {
-    merge = compileMerge(baseNames, ownNames);
-    if (mergers.size >= MAX_MERGERS) mergers.clear();
-    mergers.set(key, merge);
-  }
+  const merge = compiled(mergers, baseNames, ownNames, compileMerge);
   return base.map((row, i) => merge(row, own[i]!) as T);
 }
 
@@ -66,14 +73,7 @@ const builders = new Map<string, Build>();
  */
 export function rowsFromValues(names: readonly string[], rows: readonly (readonly unknown[])[], nulls: readonly string[] = []): Record<string, unknown>[] {
   if (rows.length === 0) return [];
-  const key = `${names.join('\0')}\u0001${nulls.join('\0')}`;
-  let build = builders.get(key);
-  if (!build) {
-    build = compileBuild(names, nulls);
-    if (builders.size >= MAX_MERGERS) builders.clear();
-    builders.set(key, build);
-  }
-  return rows.map(build);
+  return rows.map(compiled(builders, names, nulls, compileBuild));
 }
 
 function compileBuild(names: readonly string[], nulls: readonly string[]): Build {

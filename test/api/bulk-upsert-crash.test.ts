@@ -2,7 +2,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { until } from '../helpers/wait.js';
-import { FAST_LIVENESS, WorkerProcesses } from '../helpers/worker-processes.js';
+import { FAST_LIVENESS, untilWaitingOn, WorkerProcesses } from '../helpers/worker-processes.js';
 
 /**
  * A 20,000-record bulk upsert written by real `cadence worker` processes, two of which are
@@ -64,15 +64,7 @@ async function killMidBatch(batchId: number, doneAtLeast: number): Promise<{ don
     await lock`select 1 from batches where id = ${batchId} for no key update`;
     const { total, pending } = await batch(batchId);
     expect(pending, 'the batch is still under way when its row is locked').toBeGreaterThan(0);
-    await until(
-      'a chunk waiting to count its written records into the batch',
-      async () => {
-        const [{ waiting }] = await api.sql<[{ waiting: number }]>`
-        select count(*)::int as waiting from pg_stat_activity where ${pid} = any(pg_blocking_pids(pid))`;
-        return waiting > 0 ? true : undefined;
-      },
-      240_000,
-    );
+    await untilWaitingOn(api.sql, pid, 'a chunk waiting to count its written records into the batch', { timeoutMs: 240_000 });
     const victim = await until('a worker holding a chunk', () => workers.holding(api.sql, 'bulk_upsert_chunk'), 60_000);
     await workers.kill(victim);
     await workers.start(ONE_SLOT);

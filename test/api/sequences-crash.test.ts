@@ -5,7 +5,7 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { freshOrg, newUserId, settled, startAction } from '../helpers/bulk-actions.js';
 import { everyPage, sequenceWith } from '../helpers/sequences.js';
 import { until } from '../helpers/wait.js';
-import { WorkerProcesses, type WorkerProcess } from '../helpers/worker-processes.js';
+import { untilWaitingOn, WorkerProcesses, type WorkerProcess } from '../helpers/worker-processes.js';
 
 /**
  * Sequence steps run by real `cadence worker` processes (issue #15, #26). Thousands of states go
@@ -91,16 +91,10 @@ async function killMidStep(
       },
       90_000,
     );
-    await until(
-      `${what}, and a set's mailing insert waiting on the locked prospect`,
-      async () => {
-        const [{ waiting }] = await api.sql<[{ waiting: number }]>`
-          select count(*)::int as waiting from pg_stat_activity
-           where ${pid} = any(pg_blocking_pids(pid)) and query ilike '%insert into%mailings%'`;
-        return waiting > 0 && ready(await runsByStep(orgId)) ? true : undefined;
-      },
-      90_000,
-    );
+    await untilWaitingOn(api.sql, pid, `${what}, and a set's mailing insert waiting on the locked prospect`, {
+      queryLike: '%insert into%mailings%',
+      alsoReady: async () => ready(await runsByStep(orgId)),
+    });
     const victim = await until('a worker holding a step runner job', () => workers.holding(api.sql, STEP_RUNNER_TASK), 60_000);
     await workers.kill(victim);
     const runs = await runsByStep(orgId);

@@ -6,7 +6,7 @@ import { startTestApi, type TestApi } from '../helpers/api.js';
 import { freshOrg } from '../helpers/bulk-actions.js';
 import { hitsFolded } from '../helpers/tracking.js';
 import { until } from '../helpers/wait.js';
-import { WorkerProcesses, type WorkerProcess } from '../helpers/worker-processes.js';
+import { untilWaitingOn, WorkerProcesses, type WorkerProcess } from '../helpers/worker-processes.js';
 
 /**
  * The fold of tracking hits (runtime/mail/tracking/hit-fold.ts) on real `cadence worker`
@@ -117,15 +117,7 @@ it('a worker SIGKILLed while it folds: every hit is still counted exactly once',
     await lock`begin`;
     const [{ pid }] = await lock<[{ pid: number }]>`select pg_backend_pid() as pid`;
     await lock`select 1 from prospects where org_id = ${org.orgId} and id = ${prospects[0]!.id} for update`;
-    await until(
-      'a fold waiting on the locked prospect',
-      async () => {
-        const [{ waiting }] = await api.sql<[{ waiting: number }]>`
-          select count(*)::int as waiting from pg_stat_activity where ${pid} = any(pg_blocking_pids(pid))`;
-        return waiting > 0 ? true : undefined;
-      },
-      120_000,
-    );
+    await untilWaitingOn(api.sql, pid, 'a fold waiting on the locked prospect');
     victim = await until('a worker holding a fold job', () => workers.holding(api.sql, FOLD_HITS_TASK), 60_000);
     await workers.kill(victim);
     killed = true;

@@ -1,5 +1,6 @@
 import type postgres from 'postgres';
 import { startCadence, type RunningCadence } from './cli.js';
+import { until } from './wait.js';
 
 /**
  * Real `cadence worker` child processes for the crash tests (test/api/*-crash.test.ts): each
@@ -75,4 +76,28 @@ export class WorkerProcesses {
   killAll(): void {
     for (const w of this.running) w.process.kill();
   }
+}
+
+/**
+ * Resolves once another backend waits on a lock that backend `pid` holds (the crash tests hold a
+ * row locked so that a job's transaction waits there, uncommitted, before they kill its worker),
+ * and `alsoReady` says yes; `queryLike`, when given, is a pattern (ILIKE) the waiting
+ * backend's statement must match.
+ */
+export async function untilWaitingOn(
+  sql: postgres.Sql,
+  pid: number,
+  what: string,
+  options: { queryLike?: string; alsoReady?: () => Promise<boolean>; timeoutMs?: number } = {},
+): Promise<void> {
+  await until(
+    what,
+    async () => {
+      const [{ waiting }] = await sql<[{ waiting: number }]>`
+        select count(*)::int as waiting from pg_stat_activity
+         where ${pid} = any(pg_blocking_pids(pid)) and query ilike ${options.queryLike ?? '%'}`;
+      return waiting > 0 && (!options.alsoReady || (await options.alsoReady())) ? true : undefined;
+    },
+    options.timeoutMs ?? 120_000,
+  );
 }
