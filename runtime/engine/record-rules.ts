@@ -67,7 +67,7 @@ export function withDerived(context: RuleContext, changes: Changes, previous: Ro
   return { ...changes, attributes, relationships };
 }
 
-interface FieldsByName {
+export interface FieldsByName {
   readonly attributes: ReadonlyMap<string, AttributeDescriptor>;
   readonly toOnes: ReadonlyMap<string, ToOneDescriptor>;
   /** Attributes first, then to-one relationships, each in the descriptor's order. */
@@ -77,7 +77,7 @@ interface FieldsByName {
 /** A resource's attributes and to-one relationships by name, once per descriptor: derive runs for every record of a set. */
 const fieldsByNameOf = new WeakMap<ResourceDescriptor, FieldsByName>();
 
-function fieldsByName(descriptor: ResourceDescriptor): FieldsByName {
+export function fieldsByName(descriptor: ResourceDescriptor): FieldsByName {
   let fields = fieldsByNameOf.get(descriptor);
   if (!fields) {
     const names = [...descriptor.attributes, ...toOnes(descriptor)].map((field) => field.name);

@@ -2,6 +2,7 @@ import { badRequest, conflict, forbidden, isObject, isPathId, validationError, t
 import { fieldErrorsOf } from './body-issues.js';
 import type { AttributeDescriptor, BodyValidator, PolymorphicToOneDescriptor, ResourceDescriptor, ResourceIdentifier, ToOneDescriptor } from '../model/descriptor.js';
 import { isRepresentableDate, parseTimestamp } from '../model/timestamps.js';
+import { fieldsByName } from './record-rules.js';
 
 export type WriteOperation = 'create' | 'update';
 
@@ -30,13 +31,14 @@ export function readWriteBody(
   const data = body.data;
   if (!isObject(data)) throw badRequest('invalidBody', 'The body must have a "data" object', { pointer: '/data' });
   checkIdentity(descriptor, data, operation, pathId);
-  const refused = refusedMembers(descriptor, data, operation);
+  const named = isObject(data.attributes) ? namedAttributes(descriptor, data.attributes) : [];
+  const refused = refusedMembers(descriptor, data, operation, named);
   if (refused.length) throw validationError(refused);
   if (!validate(body)) throw validationError(fieldErrorsOf(validate.errors ?? []));
 
   const attributes = new Map<AttributeDescriptor, unknown>();
   const given = (data.attributes ?? {}) as Record<string, unknown>;
-  for (const a of namedAttributes(descriptor, given)) attributes.set(a, given[a.name]);
+  for (const a of named) attributes.set(a, given[a.name]);
   const unrepresentable = unrepresentableTimes(attributes);
   if (unrepresentable.length) throw validationError(unrepresentable);
 
@@ -104,12 +106,11 @@ function checkIdentity(descriptor: ResourceDescriptor, data: Record<string, unkn
   }
 }
 
-function refusedMembers(descriptor: ResourceDescriptor, data: Record<string, unknown>, operation: WriteOperation): FieldError[] {
+/** `named`: the attributes the body names (namedAttributes). */
+function refusedMembers(descriptor: ResourceDescriptor, data: Record<string, unknown>, operation: WriteOperation, named: readonly AttributeDescriptor[]): FieldError[] {
   const refused: FieldError[] = [];
-  if (isObject(data.attributes)) {
-    for (const a of namedAttributes(descriptor, data.attributes)) {
-      if (a.readOnly) refused.push({ pointer: `/data/attributes/${a.name}`, detail: `${a.name} is read-only` });
-    }
+  for (const a of named) {
+    if (a.readOnly) refused.push({ pointer: `/data/attributes/${a.name}`, detail: `${a.name} is read-only` });
   }
   if (isObject(data.relationships)) {
     for (const rel of descriptor.relationships) {
@@ -129,9 +130,6 @@ function refusedMembers(descriptor: ResourceDescriptor, data: Record<string, unk
   return refused;
 }
 
-/** Each descriptor's attribute positions by name, made on first use. */
-const attributePositions = new WeakMap<ResourceDescriptor, ReadonlyMap<string, number>>();
-
 /**
  * The attributes of `descriptor` that `given` names, in the descriptor's order (the order of the
  * columns a write sets, and of its errors). Looked up by the names given: a body, or a CSV row,
@@ -139,15 +137,11 @@ const attributePositions = new WeakMap<ResourceDescriptor, ReadonlyMap<string, n
  * was a measurable part of an import's time in the worker.
  */
 function namedAttributes(descriptor: ResourceDescriptor, given: Record<string, unknown>): AttributeDescriptor[] {
-  let positions = attributePositions.get(descriptor);
-  if (!positions) {
-    positions = new Map(descriptor.attributes.map((a, i) => [a.name, i]));
-    attributePositions.set(descriptor, positions);
-  }
-  const found: number[] = [];
+  const { attributes, positions } = fieldsByName(descriptor);
+  const named: AttributeDescriptor[] = [];
   for (const name of Object.keys(given)) {
-    const i = positions.get(name);
-    if (i !== undefined) found.push(i);
+    const attribute = attributes.get(name);
+    if (attribute) named.push(attribute);
   }
-  return found.sort((a, b) => a - b).map((i) => descriptor.attributes[i]!);
+  return named.sort((a, b) => positions.get(a.name)! - positions.get(b.name)!);
 }
