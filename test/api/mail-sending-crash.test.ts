@@ -1,3 +1,4 @@
+import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SEND_MAILINGS_TASK } from '../../runtime/mail/index.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
@@ -5,7 +6,7 @@ import { create, freshOrg, type OrgClient } from '../helpers/bulk-actions.js';
 import { everyPage } from '../helpers/sequences.js';
 import { startSmtpServer, type SmtpAnswer, type TestSmtpServer } from '../helpers/smtp.js';
 import { until } from '../helpers/wait.js';
-import { FAST_LIVENESS, WorkerProcesses } from '../helpers/worker-processes.js';
+import { FAST_LIVENESS, untilWaitingOn, WorkerProcesses } from '../helpers/worker-processes.js';
 
 /**
  * Mailings sent by real `cadence worker` processes to a real SMTP server on 127.0.0.1. The
@@ -14,6 +15,10 @@ import { FAST_LIVENESS, WorkerProcesses } from '../helpers/worker-processes.js';
  * not yet sent. Another worker takes over. In the end no message reached the server twice, and
  * every mailing is recorded: `delivered` (the server said so), or `failed` with the reason that
  * says it may have been sent; none is left `scheduled` or `delivering`.
+ *
+ * Then a worker SIGKILLed inside its claim, before any message of its set went out: the claim's
+ * transaction outlives it, holding the set's rows, while every sender job left runs and ends. Once
+ * that transaction rolls back, the set is still sent, each message once.
  */
 
 const MAILINGS = 300;
@@ -43,6 +48,35 @@ function tally(values: readonly unknown[]): Record<string, number> {
   return counts;
 }
 
+/** The org's mailings in each state. */
+async function statesOf(orgId: number): Promise<Record<string, number>> {
+  const rows = await api.sql<{ state: string }[]>`select state from mailings where org_id = ${orgId}`;
+  return tally(rows.map((r) => r.state));
+}
+
+/** A new org with an SMTP mailbox on the test server and `count` mailings due now, one to each of as many prospects. */
+async function orgWithScheduledMailings(name: string, domain: string, count: number): Promise<OrgClient> {
+  const org = await freshOrg(api, name);
+  const mailbox = await create(org, 'mailboxes', 'mailbox', {
+    email: `rep@${domain}.example.test`,
+    smtpHost: '127.0.0.1',
+    smtpPort: smtp.port,
+    smtpUsername: LOGIN.username,
+    smtpPassword: LOGIN.password,
+    smtpSsl: false,
+  });
+  // The prospects are fixtures (one statement); the mailings go through the API.
+  const rows = await api.sql<{ id: string }[]>`
+    insert into prospects (org_id, first_name, last_name, emails)
+    select ${org.orgId}, 'Prospect' || g, 'N', array['p' || g || ${`@${domain}.test`}] from generate_series(1, ${count}) g returning id`;
+  await scheduleAll(
+    org,
+    mailbox,
+    rows.map((r) => Number(r.id)),
+  );
+  return org;
+}
+
 async function scheduleAll(org: OrgClient, mailbox: number, prospects: readonly number[]): Promise<void> {
   for (let i = 0; i < prospects.length; i += 10) {
     await Promise.all(
@@ -62,24 +96,7 @@ async function scheduleAll(org: OrgClient, mailbox: number, prospects: readonly 
 }
 
 it('a worker SIGKILLed while it sends: no message reaches the server twice, and every mailing is recorded', async () => {
-  const org = await freshOrg(api, 'Mail crash org');
-  const mailbox = await create(org, 'mailboxes', 'mailbox', {
-    email: 'rep@crash.example.test',
-    smtpHost: '127.0.0.1',
-    smtpPort: smtp.port,
-    smtpUsername: LOGIN.username,
-    smtpPassword: LOGIN.password,
-    smtpSsl: false,
-  });
-  // The prospects are fixtures (one statement); the mailings go through the API.
-  const rows = await api.sql<{ id: string }[]>`
-    insert into prospects (org_id, first_name, last_name, emails)
-    select ${org.orgId}, 'Prospect' || g, 'N', array['p' || g || '@mail-crash.test'] from generate_series(1, ${MAILINGS}) g returning id`;
-  await scheduleAll(
-    org,
-    mailbox,
-    rows.map((r) => Number(r.id)),
-  );
+  const org = await orgWithScheduledMailings('Mail crash org', 'crash', MAILINGS);
 
   let answered = 0;
   let held = 0;
@@ -134,3 +151,53 @@ it('a worker SIGKILLed while it sends: no message reaches the server twice, and 
   for (const id of receivedIds) expect(messageIds.has(id)).toBe(true);
   console.info(`${MAILINGS} mailings: ${states.delivered} delivered, ${states.failed} failed as interrupted; the server received ${received.length}, held ${held}`);
 }, 180_000);
+
+it('a worker SIGKILLed inside its claim: the set its dead transaction held is sent once it lets go, each message once', async () => {
+  const CLAIMED = 40;
+  const org = await orgWithScheduledMailings('Mail claim crash org', 'claim-crash', CLAIMED);
+  const receivedBefore = smtp.received.length;
+  smtp.answer = (): SmtpAnswer => 'accept';
+
+  // The kill point is made, not waited for: with the org's first mailing held locked by the test,
+  // the claim (which locks its mailings in id order) waits there, uncommitted, holding the due rows
+  // of its whole set. The worker is killed then; its transaction lives on until the lock is let go.
+  const [first] = await api.sql<{ id: string }[]>`select min(id) as id from mailings where org_id = ${org.orgId}`;
+  const holder = postgres(api.databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const lock = await holder.reserve();
+    await lock`begin`;
+    const [{ pid }] = await lock<[{ pid: number }]>`select pg_backend_pid() as pid`;
+    await lock`select 1 from mailings where org_id = ${org.orgId} and id = ${first!.id} for update`;
+    const victim = await workers.start(WORKER_ENV);
+    await untilWaitingOn(api.sql, pid, 'a claim waiting on the locked mailing', { queryLike: '%from mailings%for no key update%' });
+    expect(await workers.holding(api.sql, SEND_MAILINGS_TASK)).toBe(victim);
+    await workers.kill(victim);
+    // Another worker runs every sender job left, the dead one's included once it is released
+    // (stale after 2 s): each finds the set's rows held, and ends.
+    await workers.start(WORKER_ENV);
+    await until(
+      'no sender job of the org due now or running',
+      async () => {
+        const [row] = await api.sql<{ n: number }[]>`
+          select count(*)::int as n from graphile_worker.jobs
+           where task_identifier = ${SEND_MAILINGS_TASK} and (locked_by is not null or (run_at <= now() and attempts < max_attempts))
+             and key is distinct from ${`${SEND_MAILINGS_TASK}:${org.orgId}:skipped`}`;
+        return row!.n === 0 ? true : undefined;
+      },
+      60_000,
+    );
+    expect(await statesOf(org.orgId)).toEqual({ scheduled: CLAIMED });
+    await lock`rollback`;
+    lock.release();
+  } finally {
+    await holder.end({ timeout: 5 });
+  }
+  try {
+    await until('every mailing delivered', async () => ((await statesOf(org.orgId)).delivered === CLAIMED ? true : undefined), 90_000);
+  } finally {
+    await workers.stopAll();
+  }
+  const received = smtp.received.slice(receivedBefore).map((m) => m.to.join(','));
+  expect(received).toHaveLength(CLAIMED);
+  expect(new Set(received).size).toBe(CLAIMED);
+}, 240_000);

@@ -76,6 +76,19 @@ export async function enqueueFollowUpSender(tx: Transaction, orgId: number, clai
   ]);
 }
 
+/** How long after a claim skipped due rows another transaction held the org's sender looks at them again. */
+export const SKIPPED_RECHECK_MS = 5_000;
+
+/**
+ * A sender for the org a few seconds from now (by the database's clock), for due rows a claim
+ * skipped because another transaction held them (set-claim.ts says why that transaction may be
+ * a dead worker's). One per org (`send_mailings:<org>:skipped`): claims that skip rows at once
+ * share it, each moving it to their own time.
+ */
+export async function enqueueSkippedSender(tx: Transaction, orgId: number): Promise<void> {
+  await enqueueLaterSender(tx, orgId, 'skipped', SKIPPED_RECHECK_MS);
+}
+
 /** How long after seeing another job's sends in flight the org's sender looks at them again. */
 export const RECHECK_AFTER_MS = 60_000;
 
@@ -85,12 +98,17 @@ export const RECHECK_AFTER_MS = 60_000;
  * took over while it ran is not retried), this run settles what it left `delivering`.
  */
 export async function enqueueRecheckSender(tx: Transaction, orgId: number): Promise<void> {
+  await enqueueLaterSender(tx, orgId, 'recheck', RECHECK_AFTER_MS);
+}
+
+/** The org's sender keyed `send_mailings:<org>:<name>`, `ms` from now by the database's clock: a later one under the key moves it. */
+async function enqueueLaterSender(tx: Transaction, orgId: number, name: string, ms: number): Promise<void> {
   await enqueueJobs(tx, [
     {
       task: SEND_MAILINGS_TASK,
       payload: { orgId } satisfies SenderJobPayload,
-      jobKey: `${SEND_MAILINGS_TASK}:${orgId}:recheck`,
-      runAt: await runAtAfter(tx, RECHECK_AFTER_MS),
+      jobKey: `${SEND_MAILINGS_TASK}:${orgId}:${name}`,
+      runAt: await runAtAfter(tx, ms),
       priority: SEND_PRIORITY,
     },
   ]);

@@ -1,13 +1,21 @@
 import type { WriteEffects } from '../../engine/index.js';
 import type { Row } from '../../engine/render.js';
 import { enterOrg, leaveOrg, type Transaction } from '../../tenancy/index.js';
-import { enqueueFollowUpSender, unscheduleSends } from './send-queue.js';
+import { enqueueFollowUpSender, enqueueSkippedSender, unscheduleSends } from './send-queue.js';
 
 /**
  * The first step of a set send, in its first transaction: claim up to `limit` of the org's due
  * sends (mailing_sends, oldest first, FOR UPDATE SKIP LOCKED: rows another run is claiming are
  * not waited for) and lock their mailings in id order. A full set enqueues a follow-up sender
  * at once, so that a backlog is shared by every free slot of every worker.
+ *
+ * A set that is not full may have skipped due rows another transaction held. That one is usually
+ * another run's claim, which sends them; but it may be the claim of a worker that died while it
+ * waited on a lock. PostgreSQL notices the dead client only once that statement ends, so the
+ * transaction lives on, holding the rows, and its job may never run again (a job whose key a newer
+ * job took over while it ran is not retried). When it rolls back, the rows are due again with no
+ * job left to send them. So a set that skipped rows leaves a sender behind for them
+ * (enqueueSkippedSender), which does the same when it skips rows in turn.
  *
  * A row with `claimed_by` is a mailing stored `delivering` by that job, which then hands it to
  * SMTP with no transaction open. While the job runs (graphile-worker holds its lock), the send
@@ -45,8 +53,9 @@ export async function claimDueSet(effects: WriteEffects, claimant: Claimant, lim
     { prepare: true },
   );
   const { abandoned, othersInFlight } = await claimAbandoned(tx, orgId, jobId, limit);
-  if (due.length === limit || abandoned.length === limit) await enqueueFollowUpSender(tx, orgId, jobId, claimant.attempt);
   const ids = [...due, ...abandoned].map((c) => Number(c.mailing_id));
+  if (due.length === limit || abandoned.length === limit) await enqueueFollowUpSender(tx, orgId, jobId, claimant.attempt);
+  else if (await skippedDueRows(effects, ids)) await enqueueSkippedSender(tx, orgId);
   if (ids.length === 0) return { scheduled: [], interrupted: [], othersInFlight };
   // Locked in id order, as set writes lock their rows, so that two never wait on each other.
   await tx.unsafe(`select 1 from mailings where org_id = $1 and id = any($2::bigint[]) order by id for no key update`, [orgId, ids] as never[], { prepare: true });
@@ -65,6 +74,16 @@ export async function claimDueSet(effects: WriteEffects, claimant: Claimant, lim
   // A row whose mailing left both states is not claimed again (the afterWrite removes such rows; this keeps a stray one from staying due forever).
   await unscheduleSends(tx, orgId, stale);
   return { scheduled, interrupted, othersInFlight };
+}
+
+/** Whether rows of the org are due, unclaimed, and not among `claimed`: rows this claim skipped as locked, or added since it began. */
+async function skippedDueRows(effects: WriteEffects, claimed: readonly number[]): Promise<boolean> {
+  const [row] = await effects.tx.unsafe<{ skipped: boolean }[]>(
+    `select exists (select 1 from mailing_sends where org_id = $1 and claimed_by is null and due_at <= $2 and mailing_id <> all($3::bigint[])) as skipped`,
+    [effects.orgId, effects.now.toISOString(), claimed] as never[],
+    { prepare: true },
+  );
+  return row?.skipped === true;
 }
 
 /** Up to `limit` rows claimed by this job in an earlier attempt, or by a job that is no longer running. */
