@@ -20,10 +20,13 @@ export interface ImportTaskDependencies {
 }
 
 /**
- * Rows per transaction: one record-writer set (or a few, where rows duplicate each other). In
- * the benchmark 250 rows were as fast as 500 or 1,000, with less memory.
+ * Rows per transaction: one record-writer set (or a few, where rows duplicate each other), as
+ * many as a bulk action's chunk. While the writer spent most of its time per row, 250 rows were
+ * as fast as 500 or 1,000; once that time was cut, the statements per segment counted, and
+ * 1,000 gave 0.39-0.48x COPY against 0.35-0.39x for 250 (four alternating rounds of 30,000
+ * rows in `npm run bench`), for about 15 MB more of the worker's memory.
  */
-export const SEGMENT_ROWS = 250;
+export const SEGMENT_ROWS = 1000;
 
 /**
  * Segments written at once, each in its own transaction (a database connection each), committing

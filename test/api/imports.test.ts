@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEGMENT_ROWS } from '../../runtime/imports/import-task.js';
 import { startTestApi, type TestApi } from '../helpers/api.js';
 import { freshOrg, orgClient, userWithScopes, type OrgClient } from '../helpers/bulk-actions.js';
 import { generateUploadLink, importCsv, importEnded, importItems, startImport, uploadAndValidate } from '../helpers/imports.js';
@@ -150,14 +151,17 @@ describe('importing prospects', () => {
   });
 
   it('rows duplicating rows of earlier segments, written while those are still being written, find their records', async () => {
-    // Seven segments of 250 rows, three in flight at a time: rows 501-1000 repeat the e-mail
-    // addresses of rows 1-500 in upper case, rows 1001-1500 repeat them again, rows 1501-1750
-    // are new. The worker's pool has two connections, fewer than the segments in flight.
+    // Seven segments, three in flight at a time: the second two segments' rows repeat the
+    // e-mail addresses of the first two's in upper case, the next two repeat them again, and the
+    // last segment's rows are new. The worker's pool has two connections, fewer than the
+    // segments in flight.
+    const repeated = 2 * SEGMENT_ROWS;
     const lines = ['Email,Title'];
-    for (let i = 1; i <= 500; i++) lines.push(`person${i}@segments.test,first`);
-    for (let i = 1; i <= 500; i++) lines.push(`PERSON${i}@SEGMENTS.TEST,second`);
-    for (let i = 1; i <= 500; i++) lines.push(`person${i}@segments.test,third`);
-    for (let i = 501; i <= 750; i++) lines.push(`person${i}@segments.test,new`);
+    for (let i = 1; i <= repeated; i++) lines.push(`person${i}@segments.test,first`);
+    for (let i = 1; i <= repeated; i++) lines.push(`PERSON${i}@SEGMENTS.TEST,second`);
+    for (let i = 1; i <= repeated; i++) lines.push(`person${i}@segments.test,third`);
+    for (let i = repeated + 1; i <= repeated + SEGMENT_ROWS; i++) lines.push(`person${i}@segments.test,new`);
+    const total = 3 * repeated + SEGMENT_ROWS;
     const csv = `${lines.join('\n')}\n`;
     for (const [dupeMethod, title] of [
       ['skip', 'first'],
@@ -165,17 +169,18 @@ describe('importing prospects', () => {
     ] as const) {
       const target = await freshOrg(api, `Segments ${dupeMethod}`);
       const { id, attributes } = await importCsv(api, target, csv, { mappings: { Email: 'emails', Title: 'title' }, dupeMethod });
-      expect(attributes).toMatchObject({ state: 'finished', total: 1750, dupes: 1000, failures: 0 });
+      expect(attributes).toMatchObject({ state: 'finished', total, dupes: 2 * repeated, failures: 0 });
       const rows = await api.sql<{ n: number; title: string }[]>`
         select count(*)::int as n, title from prospects where org_id = ${target.orgId} group by title order by title`;
-      expect(Object.fromEntries(rows.map((r) => [r.title, r.n]))).toEqual({ [title]: 500, new: 250 });
+      expect(Object.fromEntries(rows.map((r) => [r.title, r.n]))).toEqual({ [title]: repeated, new: SEGMENT_ROWS });
       const items = await importItems(target, id);
-      expect(items).toHaveLength(1750);
+      expect(items).toHaveLength(total);
       // Every repeat names the record its first row made.
-      expect(items.slice(500, 1000).map((i) => i.itemId)).toEqual(items.slice(0, 500).map((i) => i.itemId));
-      expect(items.slice(1000, 1500).map((i) => i.itemId)).toEqual(items.slice(0, 500).map((i) => i.itemId));
+      const firsts = items.slice(0, repeated).map((i) => i.itemId);
+      expect(items.slice(repeated, 2 * repeated).map((i) => i.itemId)).toEqual(firsts);
+      expect(items.slice(2 * repeated, 3 * repeated).map((i) => i.itemId)).toEqual(firsts);
     }
-  });
+  }, 240_000);
 
   it('fails bad rows alone, each with its line and column, and imports the rest', async () => {
     const org = await freshOrg(api);
