@@ -81,22 +81,26 @@ export class WorkerProcesses {
 /**
  * Resolves once another backend waits on a lock that backend `pid` holds (the crash tests hold a
  * row locked so that a job's transaction waits there, uncommitted, before they kill its worker),
- * and `alsoReady` says yes; `queryLike`, when given, is a pattern (ILIKE) the waiting
- * backend's statement must match.
+ * or `atLeast` backends do, and `alsoReady` says yes; `queryLike`, when given, is a pattern
+ * (ILIKE) the waiting backends' statements must match. A backend queued behind another waiter
+ * counts too: PostgreSQL has the first waiter on a row hold the row's lock while it waits for the
+ * holder, so the ones after it are blocked by that waiter, not by `pid`.
  */
 export async function untilWaitingOn(
   sql: postgres.Sql,
   pid: number,
   what: string,
-  options: { queryLike?: string; alsoReady?: () => Promise<boolean>; timeoutMs?: number } = {},
+  options: { queryLike?: string; alsoReady?: () => Promise<boolean>; timeoutMs?: number; atLeast?: number } = {},
 ): Promise<void> {
   await until(
     what,
     async () => {
       const [{ waiting }] = await sql<[{ waiting: number }]>`
-        select count(*)::int as waiting from pg_stat_activity
-         where ${pid} = any(pg_blocking_pids(pid)) and query ilike ${options.queryLike ?? '%'}`;
-      return waiting > 0 && (!options.alsoReady || (await options.alsoReady())) ? true : undefined;
+        select count(*)::int as waiting from pg_stat_activity w
+         where query ilike ${options.queryLike ?? '%'}
+           and (${pid} = any(pg_blocking_pids(w.pid))
+             or exists (select 1 from pg_stat_activity f where f.pid = any(pg_blocking_pids(w.pid)) and ${pid} = any(pg_blocking_pids(f.pid))))`;
+      return waiting >= (options.atLeast ?? 1) && (!options.alsoReady || (await options.alsoReady())) ? true : undefined;
     },
     options.timeoutMs ?? 120_000,
   );
