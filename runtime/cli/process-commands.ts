@@ -24,10 +24,13 @@ export function readyLine(url: string): string {
 async function serve(config: Config, env: NodeJS.ProcessEnv): Promise<void> {
   const log = createLogger(config.logLevel);
   logUnhandledErrors(log);
+  // Listening before starting: a SIGTERM while the server starts stops it once started, with
+  // status 0, instead of ending the process halfway through its start.
+  const signalled = untilSignal();
   const server = await startServer(config, log, env);
   // JSON logs are for machines; a person at a terminal also gets one sentence.
   if (process.stdout.isTTY) process.stdout.write(readyLine(config.publicBaseUrl?.replace(/\/$/, '') ?? server.url));
-  await untilSignal();
+  await signalled;
   log.info('shutting down');
   await server.close();
 }
@@ -44,13 +47,16 @@ function untilSupervisorGone(): Promise<void> {
 async function work(config: Config): Promise<void> {
   const log = createLogger(config.logLevel);
   logUnhandledErrors(log);
+  // Listening before starting (as serve does): the runners log that they look for jobs before
+  // the worker has finished starting, and a SIGTERM then must stop it, not end it with 143.
+  const signalled = untilSignal();
   const database = await resolveDatabase(databaseEnv(config));
   await runMigrations(database.url, MIGRATIONS_DIR);
   // METRICS_PORT: the worker's own /metrics, at the API's HOST; listening first, so that a port in use stops the worker before it runs a job.
   const metrics = config.metricsPort === undefined ? undefined : createMetricsRegistry();
   const metricsListener = metrics && (await listenForMetrics({ registry: metrics, token: config.metricsToken, port: config.metricsPort!, hostname: config.host, log }));
   const worker = await startWorker({ databaseUrl: database.url, log, ...workerOptionsFrom(config), ...(metrics && { metrics }) });
-  await Promise.race([untilSignal(), untilSupervisorGone(), worker.ended]);
+  await Promise.race([signalled, untilSupervisorGone(), worker.ended]);
   await worker.stop();
   await metricsListener?.close();
   await database.stop();

@@ -11,7 +11,7 @@ import { expectedMigrations, migrationStatus } from './migration-status.js';
 export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'migrations');
 
 // Any fixed number works; this one spells "cadence" on a phone keypad (2233623).
-const MIGRATION_LOCK_KEY = 2233623;
+export const MIGRATION_LOCK_KEY = 2233623;
 
 /**
  * Applies the drizzle-kit migrations in `migrationsFolder` (which holds meta/_journal.json)
