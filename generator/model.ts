@@ -37,6 +37,12 @@ export interface AttributeModel {
   /** Part of filter[q] search. */
   readonly search: boolean;
   /**
+   * Whether a filterable or sortable attribute gets an index of its own (the schema's `x-index`,
+   * true unless false). False where the table's rows are read within a narrower index (a batch's
+   * items, by batch) and written far more often than filtered across it.
+   */
+  readonly indexed: boolean;
+  /**
    * A CSV import finds a row's duplicates by this field, case-insensitively; among several, the
    * lowest number whose value the row has decides. Only on text and text-array attributes.
    */

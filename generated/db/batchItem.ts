@@ -43,10 +43,5 @@ export const batchItems = pgTable(
     index('batch_items_batch_id_idx')
       .on(t.orgId, t.batchId, t.id)
       .where(sql`${t.batchId} is not null`),
-    index('batch_items_created_at_idx').on(t.orgId, t.createdAt, t.id),
-    index('batch_items_failed_idx').on(t.orgId, t.failed, t.id),
-    index('batch_items_item_id_idx').on(t.orgId, t.itemId, t.id),
-    index('batch_items_state_idx').on(t.orgId, t.state, t.id),
-    index('batch_items_updated_at_idx').on(t.orgId, t.updatedAt, t.id),
   ],
 );

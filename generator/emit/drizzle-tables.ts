@@ -73,7 +73,7 @@ function indexesOf(resource: ResourceModel): string[] {
   const t = resource.table;
   const lines: string[] = [];
   for (const a of resource.attributes) {
-    if (a.relationshipId !== undefined) continue;
+    if (a.relationshipId !== undefined || !a.indexed) continue;
     // Sortable columns get id appended so a keyset page on (column, id) is one index range.
     if (a.sortable) lines.push(`index('${t}_${a.column}_idx').on(t.orgId, t.${a.name}, t.id)`);
     else if (a.filterable && a.type !== 'array' && a.type !== 'object') {

@@ -37,6 +37,7 @@ interface RawDefinition {
   'x-inverse'?: string;
   'x-relationshipId'?: string;
   'x-search'?: boolean;
+  'x-index'?: boolean;
   'x-importKey'?: number;
   'x-renderedAs'?: AttributeModel['renderedAs'];
   'x-filterBy'?: string[];
@@ -144,6 +145,10 @@ function attributeOf(file: string, name: string, d: RawDefinition, all: Record<s
   if (d['x-importKey'] !== undefined && !isText(d.type, d.format) && !(d.type === 'array' && isText(d.items?.type, d.items?.format))) {
     throw new SchemaFileError(file, `/definitions/${name}/x-importKey`, 'an import key must be a string attribute (not a date or date-time) or an array of such strings');
   }
+  // Only a filter or a sort order is served by an index: leaving out one nothing would have is a mistake.
+  if (d['x-index'] === false && d.filterable !== true && d.sortable !== true) {
+    throw new SchemaFileError(file, `/definitions/${name}/x-index`, 'only a filterable or sortable attribute has an index to leave out');
+  }
   // Only a timestamp has another rendering: the value's type in responses follows from it.
   if (d['x-renderedAs'] !== undefined && (d.type !== 'string' || d.format !== 'date-time')) {
     throw new SchemaFileError(file, `/definitions/${name}/x-renderedAs`, 'only a date-time attribute can be rendered as epoch seconds');
@@ -171,6 +176,7 @@ function attributeOf(file: string, name: string, d: RawDefinition, all: Record<s
     ...(d['x-renderedAs'] !== undefined && { renderedAs: d['x-renderedAs'] }),
     ...(d['x-relationshipId'] !== undefined && { relationshipId: d['x-relationshipId'] }),
     search: d['x-search'] ?? false,
+    indexed: d['x-index'] ?? true,
     ...(d['x-importKey'] !== undefined && { importKey: d['x-importKey'] }),
   };
 }

@@ -7,7 +7,19 @@ import { emitTable } from '../../generator/emit/drizzle-tables.js';
 import type { AttributeModel, ResourceModel } from '../../generator/model.js';
 
 function attribute(name: string, given: Partial<AttributeModel> = {}): AttributeModel {
-  return { name, column: name, type: 'string', filterable: false, sortable: false, readOnly: false, writeOnly: false, required: false, search: false, ...given };
+  return {
+    name,
+    column: name,
+    type: 'string',
+    filterable: false,
+    sortable: false,
+    readOnly: false,
+    writeOnly: false,
+    required: false,
+    search: false,
+    indexed: true,
+    ...given,
+  };
 }
 
 function contact(...attributes: AttributeModel[]): ResourceModel {

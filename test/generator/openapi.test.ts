@@ -6,7 +6,19 @@ import type { ActionModel, AttributeModel, ResourceModel, ToOneModel } from '../
 import { openApiDocument, withResources, type OpenApiDocument } from '../../runtime/openapi/index.js';
 
 function attribute(name: string, given: Partial<AttributeModel> = {}): AttributeModel {
-  return { name, column: name, type: 'string', filterable: false, sortable: false, readOnly: false, writeOnly: false, required: false, search: false, ...given };
+  return {
+    name,
+    column: name,
+    type: 'string',
+    filterable: false,
+    sortable: false,
+    readOnly: false,
+    writeOnly: false,
+    required: false,
+    search: false,
+    indexed: true,
+    ...given,
+  };
 }
 
 function resource(type: string, given: Partial<ResourceModel> = {}): ResourceModel {

@@ -30,7 +30,6 @@ export const widgets = pgTable(
       columns: [t.orgId, t.gadgetId],
       foreignColumns: [gadgets.orgId, gadgets.id],
     }),
-    index('widgets_color_idx').on(t.orgId, t.color),
     index('widgets_gadget_id_idx')
       .on(t.orgId, t.gadgetId, t.id)
       .where(sql`${t.gadgetId} is not null`),
