@@ -27,7 +27,7 @@ import {
 } from './mail/index.js';
 import { standardBehaviours } from './behaviours/index.js';
 import { PURGE_REQUEST_COUNTS_TASK, purgeRequestCountsTask, RATE_LIMIT_CRONTAB } from './ratelimit/index.js';
-import { LEGACY_STEP_TASK, sequenceTasks, STEP_RUNNER_TASK } from './sequences/index.js';
+import { LEGACY_STEP_TASK, sequenceTasks, STEP_RUNNER_PRIORITY, STEP_RUNNER_TASK } from './sequences/index.js';
 import type { Config } from './config.js';
 import { connectDatabase } from './db/client.js';
 import type { RecordWriter } from './engine/index.js';
@@ -40,6 +40,7 @@ import { PURGE_WEBHOOK_ATTEMPTS_TASK, purgeWebhookAttemptsTask, WEBHOOK_CRONTAB 
 import { deliveryConnections, parseAllowedHosts, systemResolver, trustedContext, type DeliveryConnections, type DeliveryOptions } from './webhooks/delivery/index.js';
 import { DEFAULT_LIVENESS, startLiveness, type LivenessOptions } from './jobs/liveness.js';
 import { fairShare } from './jobs/fair-share.js';
+import { startDueAlarm } from './jobs/due-alarm.js';
 import { firstToEnd, startRunner, stopRunners, tasksNamed } from './jobs/runners.js';
 import { jobMetrics, mailOutcomeCounter, observePool, observeQueue, webhookDeliveryCounter, type Registry } from './metrics/index.js';
 
@@ -161,6 +162,9 @@ function customObjectsOf(sql: postgres.Sql, clock: () => Date, writer: RecordWri
  */
 const TIME_CRITICAL_TASKS = [STEP_RUNNER_TASK, LEGACY_STEP_TASK];
 
+/** graphile-worker's own poll interval: the alarm (jobs/due-alarm.ts) starts due steps sooner. */
+const DEFAULT_POLL_INTERVAL_MS = 2_000;
+
 /** Every feature's schedules; graphile-worker makes sure one runner in the cluster runs each. */
 const CRONTAB = [TOKEN_CRONTAB, WEBHOOK_CRONTAB, BULK_CRONTAB, IMPORT_CRONTAB, MAIL_SYNC_CRONTAB, RATE_LIMIT_CRONTAB, ''].join('\n');
 
@@ -237,6 +241,11 @@ export interface WorkerOptions {
   readonly mail?: MailWorkerOptions;
   /** CADENCE_SANDBOX=true: jobs for an org run in its test clock's time. */
   readonly sandbox?: boolean;
+  /**
+   * How often idle slots look for jobs whose run-at has come (graphile-worker's pollInterval), and
+   * how far ahead the due-job alarm looks for time-critical ones; 2 s when unset.
+   */
+  readonly pollIntervalMs?: number;
 }
 
 /** A worker's options from configuration. */
@@ -297,8 +306,10 @@ export async function startWorker(
   jobs?.observe(events);
   const logger = workerLogger(log);
   const connectionString = options.databaseUrl;
+  const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const main = await startRunner({
     connectionString,
+    pollIntervalMs,
     concurrency: options.concurrency,
     taskList,
     crontab: CRONTAB,
@@ -312,7 +323,14 @@ export async function startWorker(
       const reservedEvents: WorkerEvents = new EventEmitter();
       jobs?.observe(reservedEvents);
       started.push(
-        await startRunner({ connectionString, concurrency: reservedConcurrency, taskList: tasksNamed(taskList, TIME_CRITICAL_TASKS), logger, events: reservedEvents }),
+        await startRunner({
+          connectionString,
+          pollIntervalMs,
+          concurrency: reservedConcurrency,
+          taskList: tasksNamed(taskList, TIME_CRITICAL_TASKS),
+          logger,
+          events: reservedEvents,
+        }),
       );
     }
   } catch (error) {
@@ -321,9 +339,19 @@ export async function startWorker(
   }
   const runners = started.map((s) => s.runner);
   const workerIds = started.map((s) => s.poolId);
-  // A connection of its own, so that a heartbeat never waits behind the jobs for one.
+  // A connection of its own, so that neither a heartbeat nor the due-job alarm waits behind the jobs for one.
   const livenessSql = connectDatabase(options.databaseUrl, { max: 1 });
   const liveness = startLiveness(livenessSql, workerIds, options.liveness ?? DEFAULT_LIVENESS, log);
+  // Due steps start at their instant, not at the slots' next poll.
+  const alarm = startDueAlarm({
+    sql: livenessSql,
+    priority: STEP_RUNNER_PRIORITY,
+    pools: started.map((s) => s.pool),
+    slots: options.concurrency + reservedConcurrency,
+    events,
+    pollIntervalMs,
+    log,
+  });
   log.info({ workerIds, pid: process.pid }, 'worker started');
   return {
     runner: main.runner,
@@ -331,6 +359,7 @@ export async function startWorker(
     workerIds,
     ended: firstToEnd(runners),
     async stop() {
+      alarm.stop();
       // Heartbeats go on while running jobs finish, however long that takes.
       try {
         await stopRunners(runners);

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { parseCrontab, run, type Logger, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
+import { parseCrontab, run, type Logger, type Runner, type TaskList, type WorkerEvents, type WorkerPool } from 'graphile-worker';
 
 /**
  * A worker process runs two graphile-worker runners on the same database: the main one, with
@@ -23,19 +23,23 @@ export interface RunnerSpec {
   readonly forbiddenFlags?: () => string[];
   /** Where the runner's job events go; a new emitter when unset. */
   readonly events?: WorkerEvents;
+  /** How often idle slots look for jobs whose run-at has come (graphile-worker's pollInterval); 2 s when unset. */
+  readonly pollIntervalMs?: number;
 }
 
 export interface StartedRunner {
   readonly runner: Runner;
   /** graphile-worker's id for the runner's pool: the `locked_by` of the jobs it runs. */
   readonly poolId: string;
+  /** Its pool of slots, which a nudge sends looking for jobs at once (due-alarm.ts). */
+  readonly pool: WorkerPool;
 }
 
 /** Starts one runner; resolves once its pool, and so its id, exists. Signals are the process's to handle. */
 export async function startRunner(spec: RunnerSpec): Promise<StartedRunner> {
   const events: WorkerEvents = spec.events ?? new EventEmitter();
-  const poolIds: string[] = [];
-  const onPool = ({ workerPool }: { workerPool: { id: string } }) => poolIds.push(workerPool.id);
+  const pools: WorkerPool[] = [];
+  const onPool = ({ workerPool }: { workerPool: WorkerPool }) => pools.push(workerPool);
   events.on('pool:create', onPool);
   const runner = await run({
     connectionString: spec.connectionString,
@@ -44,17 +48,18 @@ export async function startRunner(spec: RunnerSpec): Promise<StartedRunner> {
     // Not the crontab file graphile-worker would otherwise look for in the working folder.
     parsedCronItems: parseCrontab(spec.crontab ?? ''),
     ...(spec.forbiddenFlags && { forbiddenFlags: spec.forbiddenFlags }),
+    ...(spec.pollIntervalMs !== undefined && { pollInterval: spec.pollIntervalMs }),
     noHandleSignals: true,
     logger: spec.logger,
     events,
   });
   events.off('pool:create', onPool);
-  const [poolId] = poolIds;
-  if (poolIds.length !== 1 || !poolId) {
+  const [pool] = pools;
+  if (pools.length !== 1 || !pool) {
     await runner.stop();
-    throw new Error(`expected one graphile-worker pool, got ${poolIds.length}`);
+    throw new Error(`expected one graphile-worker pool, got ${pools.length}`);
   }
-  return { runner, poolId };
+  return { runner, poolId: pool.id, pool };
 }
 
 /** The tasks of `taskList` that `names` names: a reserved runner's list. Every name must be a task. */

@@ -35,4 +35,4 @@ export function sequenceTasks(deps: StepRunnerDependencies): TaskList {
   return stepRunnerTasks(deps);
 }
 
-export { LEGACY_STEP_TASK, SET_SIZE, STEP_RUNNER_TASK, wakeRunnerAt } from './step-runner/index.js';
+export { LEGACY_STEP_TASK, SET_SIZE, STEP_RUNNER_PRIORITY, STEP_RUNNER_TASK, wakeRunnerAt } from './step-runner/index.js';
