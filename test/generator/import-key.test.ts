@@ -5,22 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { descriptorOf } from '../../generator/emit/descriptors.js';
 import { emitTable } from '../../generator/emit/drizzle-tables.js';
 import type { AttributeModel, ResourceModel } from '../../generator/model.js';
-
-function attribute(name: string, given: Partial<AttributeModel> = {}): AttributeModel {
-  return {
-    name,
-    column: name,
-    type: 'string',
-    filterable: false,
-    sortable: false,
-    readOnly: false,
-    writeOnly: false,
-    required: false,
-    search: false,
-    indexed: true,
-    ...given,
-  };
-}
+import { attribute } from './model-builders.js';
 
 function contact(...attributes: AttributeModel[]): ResourceModel {
   return {

@@ -4,22 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { emitOpenApi, openApiResourceOf } from '../../generator/emit/openapi.js';
 import type { ActionModel, AttributeModel, ResourceModel, ToOneModel } from '../../generator/model.js';
 import { openApiDocument, withResources, type OpenApiDocument } from '../../runtime/openapi/index.js';
-
-function attribute(name: string, given: Partial<AttributeModel> = {}): AttributeModel {
-  return {
-    name,
-    column: name,
-    type: 'string',
-    filterable: false,
-    sortable: false,
-    readOnly: false,
-    writeOnly: false,
-    required: false,
-    search: false,
-    indexed: true,
-    ...given,
-  };
-}
+import { attribute } from './model-builders.js';
 
 function resource(type: string, given: Partial<ResourceModel> = {}): ResourceModel {
   return {
