@@ -33,8 +33,12 @@ export interface DueAlarm {
   stop(): void;
 }
 
-/** At most this often after NOTIFYs: a bulk write's stream of job inserts is one look per this long. */
-const NOTIFY_LOOK_MS = 50;
+/**
+ * At most one look per this long after NOTIFYs: a bulk write's stream of job inserts costs each
+ * worker process four small reads a second, and a job added less than this before it is due is
+ * nudged this late at most (instead of a poll interval).
+ */
+const NOTIFY_LOOK_MS = 250;
 
 export function startDueAlarm(options: DueAlarmOptions): DueAlarm {
   const { sql, priority, pools, slots, events, pollIntervalMs, log } = options;
