@@ -3,7 +3,7 @@ import { connectDatabase } from '../../runtime/db/client.js';
 import { MIGRATION_LOCK_KEY } from '../../runtime/db/migrate.js';
 import { startCadence } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
-import { until } from '../helpers/wait.js';
+import { untilWaitingOn } from '../helpers/worker-processes.js';
 
 /**
  * An operator's SIGTERM (or a supervisor's, or a deploy's) can arrive while `cadence serve` or
@@ -25,29 +25,16 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** Resolves once a backend of this database waits for the migration lock. */
-function untilWaitingForMigrationLock(): Promise<unknown> {
-  return until(
-    'a start waiting for the migration lock',
-    async () => {
-      const [waiting] = await lockHolder`
-        select pid from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock' and query like '%pg_advisory_lock%'`;
-      return waiting;
-    },
-    90_000,
-  );
-}
-
 describe.each<{ command: string; env: Record<string, string>; started: RegExp }>([
   { command: 'worker', env: {}, started: /"msg":"worker started"/ },
   { command: 'serve', env: { HOST: '127.0.0.1', PORT: '0', CADENCE_IN_PROCESS_WORKER: 'false' }, started: /"msg":"cadence is serving"/ },
 ])('cadence $command sent SIGTERM while it starts', { timeout: 120_000 }, ({ command, env, started }) => {
   it('finishes starting, stops gracefully and exits 0', async () => {
-    await lockHolder`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
+    // One connection: the backend that takes the lock is the one the start waits on.
+    const [{ pid }] = await lockHolder<[{ pid: number }]>`select pg_backend_pid() as pid, pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
     const process = startCadence(database.url, [command], env);
     try {
-      await untilWaitingForMigrationLock();
+      await untilWaitingOn(lockHolder, pid, 'the start to wait for the migration lock', { queryLike: '%pg_advisory_lock%', timeoutMs: 90_000 });
       const stopped = process.stop();
       await lockHolder`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
       const result = await stopped;
