@@ -128,10 +128,10 @@ export interface Snapshot {
  * marks sensitive (a webhook's secret) are never copied into events, write-only ones not at all.
  */
 export function snapshot(context: Pick<RuleContext, 'descriptor' | 'behaviours'>, row: Row, names?: ReadonlySet<string>): Snapshot {
-  const { attributes, toOnes, polymorphic, sensitive } = snapshotShape(context);
+  const shape = snapshotShape(context);
+  const { toOnes, polymorphic, sensitive } = shape;
   const result: Snapshot = { attributes: {}, relationships: {} };
-  for (const name of attributes) {
-    if (names && !names.has(name)) continue;
+  for (const name of names ? attributesAmong(shape, names) : shape.attributes) {
     result.attributes[name] = sensitive.has(name) && row[name] != null ? '[REDACTED]' : (row[name] ?? null);
   }
   for (const rel of toOnes) {
@@ -173,6 +173,8 @@ export function compactSnapshot(context: Pick<RuleContext, 'descriptor' | 'behav
 
 interface SnapshotShape {
   readonly attributes: readonly string[];
+  /** Each of `attributes` by its position there. */
+  readonly attributeOrder: ReadonlyMap<string, number>;
   readonly toOnes: readonly ToOneDescriptor[];
   readonly polymorphic: readonly PolymorphicToOneDescriptor[];
   readonly sensitive: ReadonlySet<string>;
@@ -190,8 +192,10 @@ function snapshotShape(context: Pick<RuleContext, 'descriptor' | 'behaviours'>):
   if (!byBehaviours) snapshotShapes.set(descriptor, (byBehaviours = new WeakMap<object, SnapshotShape>()));
   let shape = byBehaviours.get(behaviours);
   if (!shape) {
+    const attributes = descriptor.attributes.filter((a) => !a.writeOnly).map((a) => a.name);
     shape = {
-      attributes: descriptor.attributes.filter((a) => !a.writeOnly).map((a) => a.name),
+      attributes,
+      attributeOrder: new Map(attributes.map((name, i) => [name, i])),
       toOnes: toOnes(descriptor),
       polymorphic: polymorphicToOnes(descriptor),
       sensitive: new Set(behaviours.get(descriptor.type)?.sensitiveAttributes ?? []),
@@ -201,16 +205,30 @@ function snapshotShape(context: Pick<RuleContext, 'descriptor' | 'behaviours'>):
   return shape;
 }
 
+/**
+ * The attributes among `names` a snapshot copies, in the resource's order. An update's event
+ * names the few attributes it changed: found by going through all 220 of a prospect's, twice a
+ * record (after and before), `snapshot` was the largest function of a bulk modify's worker
+ * profile after the garbage collector and JSON.
+ */
+function attributesAmong(shape: SnapshotShape, names: ReadonlySet<string>): string[] {
+  const order = shape.attributeOrder;
+  return [...names].filter((name) => order.has(name)).sort((a, b) => order.get(a)! - order.get(b)!);
+}
+
 /** Names whose value differs between two rows, among those the change wrote. */
 export function changedNames(changes: Changes, before: Row, after: Row): Set<string> {
   const names = new Set<string>();
   for (const a of changes.attributes.keys()) if (JSON.stringify(before[a.name] ?? null) !== JSON.stringify(after[a.name] ?? null)) names.add(a.name);
   for (const rel of changes.relationships.keys()) if ((before[relationshipAlias(rel)] ?? null) !== (after[relationshipAlias(rel)] ?? null)) names.add(rel.name);
   for (const rel of changes.polymorphic?.keys() ?? []) {
-    const differs = (alias: string) => (before[alias] ?? null) !== (after[alias] ?? null);
-    if (differs(relationshipAlias(rel)) || differs(relationshipTypeAlias(rel))) names.add(rel.name);
+    if (differs(before, after, relationshipAlias(rel)) || differs(before, after, relationshipTypeAlias(rel))) names.add(rel.name);
   }
   return names;
+}
+
+function differs(before: Row, after: Row, alias: string): boolean {
+  return (before[alias] ?? null) !== (after[alias] ?? null);
 }
 
 /** Changes made of attribute values by name, for writes the service makes itself. */

@@ -6,11 +6,23 @@
  * spreading it or listing its keys gives `own` alone.
  */
 export function overlayView<T extends object>(base: T, own: Record<string, unknown>): T {
-  const under = base as Record<PropertyKey, unknown>;
-  return new Proxy(own, {
-    get: (target, name) => (Object.hasOwn(target, name) ? target[name as string] : under[name]),
-    has: (target, name) => name in target || name in base,
-  }) as T;
+  return new Proxy(own, new Overlay(base as Record<PropertyKey, unknown>)) as T;
+}
+
+/**
+ * The traps of an overlay view, as methods: arrows made per view would each be named as they are
+ * made (tsx compiles with esbuild's keepNames), two property definitions for every record.
+ */
+class Overlay implements ProxyHandler<Record<PropertyKey, unknown>> {
+  constructor(private readonly base: Record<PropertyKey, unknown>) {}
+
+  get(target: Record<PropertyKey, unknown>, name: PropertyKey): unknown {
+    return Object.hasOwn(target, name) ? target[name] : this.base[name];
+  }
+
+  has(target: Record<PropertyKey, unknown>, name: PropertyKey): boolean {
+    return name in target || name in this.base;
+  }
 }
 
 type Merge = (base: Record<string, unknown>, own: Record<string, unknown>) => Record<string, unknown>;

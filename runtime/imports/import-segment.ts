@@ -66,6 +66,11 @@ function rowError(line: number, detail: string, pointer?: string): ErrorObject {
   return { id: 'invalidRow', status: '422', title: 'Invalid Row', detail: `Line ${line}: ${detail}`, ...(pointer && { source: { pointer } }) };
 }
 
+/** A row that failed, with why, and no record. */
+function failedRow(data: string, errors: readonly ErrorObject[]): RowResult {
+  return { data, state: 'error', itemId: null, errors, dupe: false };
+}
+
 /** A write refusal's errors, their details saying the line and, where it is one, the column. */
 function rowErrors(line: number, errors: readonly ErrorObject[], columns: readonly ColumnMapping[]): ErrorObject[] {
   return errors.map((error) => {
@@ -152,13 +157,13 @@ export async function writeSegment(context: SegmentContext, rows: readonly CsvRo
   rows.forEach((row, position) => {
     const data = rowData(context.headers, row);
     if ('malformed' in row) {
-      results[position] = { data, state: 'error', itemId: null, errors: [rowError(row.line, row.malformed)], dupe: false };
+      results[position] = failedRow(data, [rowError(row.line, row.malformed)]);
       return;
     }
     const values = rowValues(context.columns, row.values);
     if (values.problems.length) {
       const errors = values.problems.map((p) => rowError(row.line, `column "${p.header}" (${p.fieldName}): ${p.detail}`, p.pointer));
-      results[position] = { data, state: 'error', itemId: null, errors, dupe: false };
+      results[position] = failedRow(data, errors);
       return;
     }
     waiting.push({ position, data, line: row.line, values, keys: keysOf(context.subject, values) });
@@ -214,9 +219,8 @@ async function planSet(context: SegmentContext, waiting: readonly Candidate[], r
     const duplicate = duplicateOf(subject, candidate, existing);
     const waitsForPredecessor = before?.touches(candidate, duplicate) ?? false;
     if (waitsForPredecessor || claims.touches(candidate, duplicate)) return { planned, claims, rest: waiting.slice(n), waitsForPredecessor };
-    const fail = (errors: readonly ErrorObject[]) => (results[position] = { data: candidate.data, state: 'error', itemId: null, errors, dupe: false });
     if (duplicate !== undefined && !existing.ids.has(duplicate) && values.id !== undefined) {
-      fail([rowError(line, `no ${subject.descriptor.type} has id ${values.id}`, '/data/id')]);
+      results[position] = failedRow(candidate.data, [rowError(line, `no ${subject.descriptor.type} has id ${values.id}`, '/data/id')]);
       continue;
     }
     if (duplicate !== undefined && context.dupeMethod === 'skip') {
@@ -229,7 +233,7 @@ async function planSet(context: SegmentContext, waiting: readonly Candidate[], r
       input = readBody(context, values, duplicate);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      fail(rowErrors(line, error.errors, context.columns));
+      results[position] = failedRow(candidate.data, rowErrors(line, error.errors, context.columns));
       continue;
     }
     const type = subject.descriptor.type;

@@ -79,9 +79,8 @@ function recordWritten(rules: RuleContext, p: Prepared, row: Row, recorded: bool
 
 function created(rules: RuleContext, p: Prepared, op: CreateOperation, row: Row, recorded: boolean, storage: EventStorage): RecordWritten {
   const meta = op.changes.meta;
-  const taken = () => (storage.compactCreates ? compactSnapshot(rules, row) : snapshot(rules, row));
   return {
-    events: recorded ? [eventOf(rules, p, row, 'created', taken())] : [],
+    events: recorded ? [eventOf(rules, p, row, 'created', storage.compactCreates ? compactSnapshot(rules, row) : snapshot(rules, row))] : [],
     written: { kind: 'create', row, previous: null, changed: NOTHING_CHANGED, ...(meta && { meta }) },
   };
 }
