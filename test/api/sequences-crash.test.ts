@@ -152,6 +152,18 @@ it('workers SIGKILLed between steps: every step of every state still runs exactl
   try {
     await until('every state to have run every step', async () => ((await runsByStep(org.orgId)).get(last) === STATES ? true : undefined), 90_000);
     expect((await settled(org, enrolment.body.data.id)).attributes).toMatchObject({ state: 'finished', total: STATES, failures: 0 });
+    // A victim's set is due again as soon as its transaction dies, and another runner job can run
+    // it before the victim's own job is released (its lock goes stale after WORKER_STALE_AFTER_MS):
+    // every state may be done first. The job stays locked by the dead worker until a live one
+    // releases it, so that is waited for.
+    await until(
+      'the live workers to have released the jobs of both victims',
+      () => {
+        const released = releasedWorkers(secondWorker, thirdWorker);
+        return [firstKill.victim, secondKill.victim].every((victim) => victim.workerIds.some((id) => released.has(id))) ? true : undefined;
+      },
+      30_000,
+    );
   } finally {
     await workers.stopAll();
   }
