@@ -220,13 +220,14 @@ function attributesAmong(shape: SnapshotShape, names: ReadonlySet<string>): stri
 export function changedNames(changes: Changes, before: Row, after: Row): Set<string> {
   const names = new Set<string>();
   for (const a of changes.attributes.keys()) if (JSON.stringify(before[a.name] ?? null) !== JSON.stringify(after[a.name] ?? null)) names.add(a.name);
-  for (const rel of changes.relationships.keys()) if ((before[relationshipAlias(rel)] ?? null) !== (after[relationshipAlias(rel)] ?? null)) names.add(rel.name);
+  for (const rel of changes.relationships.keys()) if (differs(before, after, relationshipAlias(rel))) names.add(rel.name);
   for (const rel of changes.polymorphic?.keys() ?? []) {
     if (differs(before, after, relationshipAlias(rel)) || differs(before, after, relationshipTypeAlias(rel))) names.add(rel.name);
   }
   return names;
 }
 
+/** Whether a relationship column (an id or a type) holds another value after than before. */
 function differs(before: Row, after: Row, alias: string): boolean {
   return (before[alias] ?? null) !== (after[alias] ?? null);
 }
