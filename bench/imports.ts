@@ -2,8 +2,9 @@
 // (generateUploadLink, the PUT to its link, validateUpload, prospectsImport, then GET
 // /api/v2/imports/<id>), processed by one real `cadence worker` child, timed from the
 // prospectsImport POST until the import says `finished`, with the worker's RSS sampled meanwhile.
-// The ceiling: the same rows by one COPY FROM STDIN into a fresh org of its own, once before
-// Cadence's run and once after it; the faster of the two is the one compared with.
+// The ceiling: the same rows by one COPY FROM STDIN into a fresh org of its own. In rounds, a
+// COPY before the first import and one after each: each import is compared with the faster of
+// the two COPYs beside it, and the ratio is the median round's.
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -17,6 +18,8 @@ const MEDIA_TYPE = 'application/vnd.api+json';
 /** Rows of the warm-up import, in an org of its own, with the worker running. */
 const WARM_UP_RECORDS = 200;
 const POLL_MS = 200;
+/** Imports measured, each between two COPYs (BENCH_IMPORT_ROUNDS). */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_IMPORT_ROUNDS || 3));
 /** The worker's RSS is read this often during the timed import. */
 const RSS_SAMPLE_MS = 100;
 /** The import is given up on after this long, or when the worker exits. */
@@ -176,20 +179,30 @@ export interface ImportRun {
 }
 
 export interface CopyRun {
+  readonly label: string;
   readonly orgId: number;
   readonly seconds: number;
   readonly rowsPerSecond: number;
+}
+
+/** One import and the faster of the COPYs before and after it. */
+export interface ImportRound {
+  readonly round: number;
+  readonly run: ImportRun;
+  readonly ceilingPerSecond: number;
+  readonly ratio: number;
 }
 
 export interface ImportsResult {
   readonly records: number;
   readonly fileBytes: number;
   readonly concurrency: string;
-  readonly run: ImportRun | undefined;
-  /** The COPY before Cadence's run and the one after it, each into an org of its own. */
+  /** Each import measured (an import that fails ends the rounds). */
+  readonly rounds: readonly ImportRound[];
+  /** The median round's ratio; undefined when no import was measured. */
+  readonly ratio: number | undefined;
+  /** Every COPY, in the order they ran, each into an org of its own. */
   readonly ceiling: readonly CopyRun[];
-  /** The faster of the ceiling runs, in rows/s. */
-  readonly ceilingPerSecond: number;
   /** What could not be measured, and why. */
   readonly errors: readonly string[];
 }
@@ -346,7 +359,7 @@ async function copyCeiling(options: ImportsOptions, run: string, label: string):
   const copied = await countOf(sql, 'select count(*) as n from prospects where org_id = $1', [org.orgId]);
   if (copied !== records) throw new Error(`the COPY ${label} left ${copied} prospects in org ${org.orgId}, not ${records}`);
   options.print(`  ceiling COPY ${label}, org ${org.orgId}: ${seconds.toFixed(1)} s, ${Math.round(records / seconds)} rows/s`);
-  return { orgId: org.orgId, seconds, rowsPerSecond: records / seconds };
+  return { label, orgId: org.orgId, seconds, rowsPerSecond: records / seconds };
 }
 
 export async function runImports(options: ImportsOptions): Promise<ImportsResult> {
@@ -354,32 +367,44 @@ export async function runImports(options: ImportsOptions): Promise<ImportsResult
   // Distinct e-mails in every run, though each org is new anyway.
   const run = randomBytes(3).toString('hex');
   const file = prospectsCsv(records, run);
-  const org = await createOrg(sql, { name: 'Bench imports: CSV' });
   const ceiling: CopyRun[] = [];
+  const rounds: ImportRound[] = [];
   const errors: string[] = [];
-  let measured: ImportRun | undefined;
   const env = options.workerEnv({ LOG_LEVEL: 'warn' });
   const concurrency = env.WORKER_CONCURRENCY ? env.WORKER_CONCURRENCY : '4 (default)';
   // Before each timed run, so that none starts with the dead rows or stale statistics of the one before.
   const settle = () => sql.unsafe('vacuum analyze prospects');
   await settle();
   // The worker starts after the first COPY, so that its start-up does not compete with it.
-  ceiling.push(await copyCeiling(options, run, 'before'));
+  ceiling.push(await copyCeiling(options, run, 'before round 1'));
   const worker = startChildProcess('cadence worker', { args: ['bin/cadence.js', 'worker'], env, cwd: options.cwd });
   try {
     await warmUp(options, worker);
     print(`  warm-up: an import of ${WARM_UP_RECORDS} rows finished; WORKER_CONCURRENCY=${concurrency}`);
-    await settle();
-    measured = await timeImport(options, org, file, worker);
+    for (let round = 1; round <= ROUNDS; round++) {
+      await settle();
+      const measured = await timeImport(options, await createOrg(sql, { name: `Bench imports: CSV ${round}` }), file, worker);
+      // The last COPY runs with the worker stopped, as the first ran before it started.
+      if (round === ROUNDS) await worker.stop();
+      await settle();
+      const after = await copyCeiling(options, run, `after round ${round}`);
+      ceiling.push(after);
+      const ceilingPerSecond = Math.max(ceiling[ceiling.length - 2]!.rowsPerSecond, after.rowsPerSecond);
+      rounds.push({ round, run: measured, ceilingPerSecond, ratio: measured.rowsPerSecond / ceilingPerSecond });
+    }
   } catch (error) {
-    // The second COPY still runs: the ceiling is reported whatever became of the import.
+    // The COPY after a failed import still runs: the ceiling is reported whatever became of the import.
     errors.push(`CSV import: ${error instanceof Error ? error.message : String(error)}`);
     print(`  ${errors[errors.length - 1]}`);
+    await worker.stop();
+    // The failed round's COPY, unless it was the COPY that failed.
+    if (ceiling.length === rounds.length + 1) {
+      await settle();
+      ceiling.push(await copyCeiling(options, run, `after round ${rounds.length + 1}`));
+    }
   } finally {
     await worker.stop();
   }
-  await settle();
-  ceiling.push(await copyCeiling(options, run, 'after'));
-  const ceilingPerSecond = Math.max(...ceiling.map((c) => c.rowsPerSecond));
-  return { records, fileBytes: file.byteLength, concurrency, run: measured, ceiling, ceilingPerSecond, errors };
+  const ratios = rounds.map((r) => r.ratio).sort((a, b) => a - b);
+  return { records, fileBytes: file.byteLength, concurrency, rounds, ratio: ratios[Math.floor(ratios.length / 2)], ceiling, errors };
 }

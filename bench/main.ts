@@ -394,7 +394,7 @@ async function bulkActionsPart(state: RunState, database: BenchDatabase, cadence
     });
     return () => {
       print(
-        '\n## Bulk actions\n\nPOST /api/v2/batches/actions/<name>?actionParams[skipConfirmation]=true over every prospect of an org, timed until the batch is finished (deliveries run in the same worker as they come up in the queue; those still queued at the end are not waited for)\n',
+        '\n## Bulk actions\n\nPOST /api/v2/batches/actions/<name>?actionParams[skipConfirmation]=true over every prospect of an org, timed until the batch is finished (deliveries run in the same worker as they come up in the queue; those still queued when the batch is finished are outside the timing, and are made before the next measurement). prospectsBulkModify and its UPDATE ceiling run in rounds, alternating which goes first; the ratio is that of the median round\n',
       );
       print(bulkActionsTable(result));
       print('\ntargets:');
@@ -426,7 +426,7 @@ async function importsPart(state: RunState, database: BenchDatabase, cadenceServ
     });
     return () => {
       print(
-        `\n## CSV import\n\ngenerateUploadLink, PUT, validateUpload, then POST /api/v2/imports/actions/prospectsImport timed until GET /api/v2/imports/<id> says \`finished\`; the worker's RSS sampled every 100 ms meanwhile\n`,
+        `\n## CSV import\n\ngenerateUploadLink, PUT, validateUpload, then POST /api/v2/imports/actions/prospectsImport timed until GET /api/v2/imports/<id> says \`finished\`; the worker's RSS sampled every 100 ms meanwhile. In rounds, each import between two COPYs and compared with the faster of them; the ratio is the median round's\n`,
       );
       print(importsTable(result));
       print('\ntargets:');
