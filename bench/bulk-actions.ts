@@ -14,6 +14,7 @@ import { createOrg, type CreatedOrg } from '../runtime/admin/index.js';
 import { makeCertificate } from '../test/runtime/webhooks/certificates.js';
 import { createWebhook, fetchBatchState, waitFor, webhookJobsWritten, type ApiClient, type BatchState } from './batches.js';
 import { cpuMilliseconds, startChildProcess, type ChildProcessHandle } from './processes.js';
+import { medianRound } from './report.js';
 import { startReceiver, type Receiver } from './webhooks.js';
 
 /**
@@ -82,7 +83,6 @@ export interface ActionRun {
 }
 
 export interface CeilingRun {
-  readonly label: string;
   readonly orgId: number;
   readonly seconds: number;
   readonly recordsPerSecond: number;
@@ -149,7 +149,6 @@ async function countOf(sql: postgres.Sql, text: string, params: unknown[]): Prom
 
 /** One plain statement per 1,000 ids, nothing else; `title` set: UPDATE, else DELETE. */
 async function ceilingRun(sql: postgres.Sql, orgId: number, ids: readonly number[], title?: string): Promise<CeilingRun> {
-  const label = title ?? 'DELETE';
   const started = performance.now();
   let statements = 0;
   for (let from = 0; from < ids.length; from += CEILING_IDS_PER_STATEMENT) {
@@ -159,7 +158,7 @@ async function ceilingRun(sql: postgres.Sql, orgId: number, ids: readonly number
     statements++;
   }
   const seconds = (performance.now() - started) / 1000;
-  return { label, orgId, seconds, recordsPerSecond: ids.length / seconds, statements };
+  return { orgId, seconds, recordsPerSecond: ids.length / seconds, statements };
 }
 
 /** Starts an action with skipConfirmation over the org's prospects (all, or `attributes.ids`). */
@@ -269,8 +268,6 @@ async function deliveriesDrained(sql: postgres.Sql): Promise<number> {
   }
 }
 
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 /** Prospects of `orgId` whose title is `title`. */
 const titled = (orgId: number, title: string) => (sql: postgres.Sql) =>
   countOf(sql, 'select count(*) as n from prospects where org_id = $1 and title = $2', [orgId, title]);
@@ -363,7 +360,7 @@ export async function runBulkActions(options: BulkActionsOptions): Promise<BulkA
     const measureModify = async (webhook: boolean, prepare: () => Promise<number | undefined>) => {
       const rounds: ModifyRound[] = [];
       await attempt(`prospectsBulkModify${webhook ? ' with the webhook' : ''}`, async () => modifyRounds(await prepare(), rounds));
-      modify.push({ webhook, rounds, ratio: median(rounds.map((r) => r.ratio)) });
+      modify.push({ webhook, rounds, ratio: medianRound(rounds)?.ratio });
     };
 
     await measureModify(false, async () => {

@@ -13,6 +13,7 @@ import type postgres from 'postgres';
 import { createOrg, type CreatedOrg } from '../runtime/admin/index.js';
 import type { ApiClient } from './batches.js';
 import { cpuMilliseconds, sampleRss, startChildProcess, type ChildProcessHandle } from './processes.js';
+import { medianRound } from './report.js';
 
 const MEDIA_TYPE = 'application/vnd.api+json';
 /** Rows of the warm-up import, in an org of its own, with the worker running. */
@@ -185,11 +186,10 @@ export interface CopyRun {
   readonly rowsPerSecond: number;
 }
 
-/** One import and the faster of the COPYs before and after it. */
+/** One import, and its ratio to the faster of the COPYs before and after it. */
 export interface ImportRound {
   readonly round: number;
   readonly run: ImportRun;
-  readonly ceilingPerSecond: number;
   readonly ratio: number;
 }
 
@@ -389,8 +389,8 @@ export async function runImports(options: ImportsOptions): Promise<ImportsResult
       await settle();
       const after = await copyCeiling(options, run, `after round ${round}`);
       ceiling.push(after);
-      const ceilingPerSecond = Math.max(ceiling[ceiling.length - 2]!.rowsPerSecond, after.rowsPerSecond);
-      rounds.push({ round, run: measured, ceilingPerSecond, ratio: measured.rowsPerSecond / ceilingPerSecond });
+      const faster = Math.max(ceiling[ceiling.length - 2]!.rowsPerSecond, after.rowsPerSecond);
+      rounds.push({ round, run: measured, ratio: measured.rowsPerSecond / faster });
     }
   } catch (error) {
     // The COPY after a failed import still runs: the ceiling is reported whatever became of the import.
@@ -405,6 +405,5 @@ export async function runImports(options: ImportsOptions): Promise<ImportsResult
   } finally {
     await worker.stop();
   }
-  const ratios = rounds.map((r) => r.ratio).sort((a, b) => a - b);
-  return { records, fileBytes: file.byteLength, concurrency, rounds, ratio: ratios[Math.floor(ratios.length / 2)], ceiling, errors };
+  return { records, fileBytes: file.byteLength, concurrency, rounds, ratio: medianRound(rounds)?.ratio, ceiling, errors };
 }

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type postgres from 'postgres';
 import { measure, type LoadOptions, type LoadResult, type Target } from './load.js';
 import { startChildProcess, startChildServer } from './processes.js';
+import { medianRound } from './report.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -133,7 +134,7 @@ export async function runPixel(options: PixelOptions): Promise<PixelResult> {
     }
     const hot = await measure({ ...cadence, pickPath: undefined, paths: [pathOf(tokens[0]!)] }, load);
     print(`  pixel, one hot mailing: ${Math.round(hot.requestsPerSecond)} hits/s`);
-    const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!;
+    const median = medianRound(rounds)!;
     // The one GET that compared the bodies was a hit too.
     const answered = rounds.reduce((sum, r) => sum + r.cadence.answered, hot.answered) + (ours.ok ? 1 : 0);
     // The server appends within 250 ms of a hit.

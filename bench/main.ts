@@ -42,6 +42,7 @@ import { killChildren, sampleRss, startChildServer, type ChildServer } from './p
 import {
   customTable,
   customTargetLines,
+  medianRound,
   resultsTable,
   rssLine,
   targetsLines,
@@ -178,7 +179,7 @@ async function runScenario(scenario: Scenario, cadence: Target, ceiling: Target)
       `  ${scenario.name}, round ${round + 1}: ${Math.round(pair.cadence.requestsPerSecond)} req/s, ceiling ${Math.round(pair.ceiling.requestsPerSecond)} req/s${same ? '' : ' (bodies differ!)'}`,
     );
   }
-  const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!;
+  const median = medianRound(rounds)!;
   return { scenario, cadence: median.cadence, ceiling: median.ceiling, ratios: rounds.map((r) => r.ratio), sameBody: same, documentBytes: bytes };
 }
 

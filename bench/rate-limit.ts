@@ -2,7 +2,7 @@
 // with it off (RATE_LIMIT_PER_HOUR=0), in rounds alternating which goes first.
 import { measure, type LoadOptions, type LoadResult, type Target } from './load.js';
 import { startChildServer, type ChildServer } from './processes.js';
-import { number, table, verdict } from './report.js';
+import { medianRound, number, table, verdict } from './report.js';
 
 /** High enough that nothing the benchmark sends is ever refused. */
 export const BENCH_RATE_LIMIT_PER_HOUR = '1000000000';
@@ -67,7 +67,7 @@ export async function runRateLimitBench(options: RateLimitBenchOptions): Promise
       options.servers.splice(options.servers.indexOf(server), 1);
     }
   }
-  const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!;
+  const median = medianRound(rounds)!;
   return { rounds, median };
 }
 

@@ -24,6 +24,14 @@ export interface VariantRow {
   readonly results: readonly LoadResult[];
 }
 
+/**
+ * The round whose ratio is the median of a measurement's rounds (the upper one of an even
+ * count), undefined when none was measured: every ratio of the benchmark is its median round's.
+ */
+export function medianRound<T extends { readonly ratio: number }>(rounds: readonly T[]): T | undefined {
+  return [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)];
+}
+
 export const number = (value: number, digits = 0) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 /** The median round's ratio: one noisy interval cannot decide a target. */
 const ratioOf = (r: ScenarioResult) => r.cadence.requestsPerSecond / r.ceiling.requestsPerSecond;
