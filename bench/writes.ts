@@ -13,6 +13,7 @@ import { makeCertificate } from '../test/runtime/webhooks/certificates.js';
 import { createWebhook, fetchBatchState, waitFor, webhookJobsWritten, type BatchState } from './batches.js';
 import { measure, type LoadOptions, type LoadResult, type Target } from './load.js';
 import { cpuMilliseconds, startChildProcess, type ChildProcessHandle } from './processes.js';
+import { medianRound } from './report.js';
 import { startReceiver, type Receiver } from './webhooks.js';
 
 const MEDIA_TYPE = 'application/vnd.api+json';
@@ -91,7 +92,7 @@ export async function runSingleCreate(
     measured.push({ ...pair, ratio: pair.cadence.requestsPerSecond / pair.ceiling.requestsPerSecond });
     print(`  POST ${PROSPECTS}, round ${round + 1}: ${Math.round(pair.cadence.requestsPerSecond)} req/s, ceiling ${Math.round(pair.ceiling.requestsPerSecond)} req/s`);
   }
-  const median = [...measured].sort((a, b) => a.ratio - b.ratio)[Math.floor(measured.length / 2)]!;
+  const median = medianRound(measured)!;
   return { rounds: measured, median, cadenceBytes, ceilingBytes, body };
 }
 
