@@ -158,6 +158,8 @@ export interface ResourceModel {
   readonly collectionActions: readonly ActionModel[];
   /** `x-listedWhen`: collection reads show only records with a value for each of these attributes. */
   readonly listedWhen?: { readonly present: readonly string[] };
+  /** `x-foreignKeys: false`: the table gets no foreign keys (to orgs, or of its to-one relationships). */
+  readonly foreignKeys?: false;
   /** The file's JSON as written: what /api/v2/schema serves for this type. */
   readonly definition: Readonly<Record<string, unknown>>;
 }

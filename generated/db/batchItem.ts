@@ -2,7 +2,6 @@
 import {
   bigint,
   boolean,
-  foreignKey,
   index,
   integer,
   jsonb,
@@ -13,15 +12,11 @@ import {
   type PgTableExtraConfigValue,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
-import { orgs } from '../../runtime/db/system-tables.js';
-import { batches } from './batch.js';
 
 export const batchItems = pgTable(
   'batch_items',
   {
-    orgId: bigint('org_id', { mode: 'number' })
-      .notNull()
-      .references(() => orgs.id),
+    orgId: bigint('org_id', { mode: 'number' }).notNull(),
     id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'string' }).notNull().defaultNow(),
     data: text('data'),
@@ -35,11 +30,6 @@ export const batchItems = pgTable(
   },
   (t): PgTableExtraConfigValue[] => [
     primaryKey({ name: 'batch_items_pkey', columns: [t.orgId, t.id] }),
-    foreignKey({
-      name: 'batch_items_batch_fk',
-      columns: [t.orgId, t.batchId],
-      foreignColumns: [batches.orgId, batches.id],
-    }),
     index('batch_items_batch_id_idx')
       .on(t.orgId, t.batchId, t.id)
       .where(sql`${t.batchId} is not null`),

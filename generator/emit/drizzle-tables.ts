@@ -100,8 +100,11 @@ function indexesOf(resource: ResourceModel): string[] {
 }
 
 export function emitTable(resource: ResourceModel, model: SchemaModel): string {
-  const builders = new Set(['bigint', 'foreignKey', 'index', 'pgTable', 'primaryKey']);
-  const columns = [`orgId: bigint('org_id', { mode: 'number' }).notNull().references(() => orgs.id)`, `id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity()`];
+  // x-foreignKeys: false (a table only the service writes): no foreign key to orgs or of its relationships.
+  const foreignKeys = resource.foreignKeys !== false;
+  const builders = new Set(['bigint', 'index', 'pgTable', 'primaryKey', ...(foreignKeys ? ['foreignKey'] : [])]);
+  const orgId = `orgId: bigint('org_id', { mode: 'number' }).notNull()${foreignKeys ? '.references(() => orgs.id)' : ''}`;
+  const columns = [orgId, `id: bigint('id', { mode: 'number' }).generatedAlwaysAsIdentity()`];
   for (const a of resource.attributes) {
     if (a.relationshipId !== undefined) continue;
     const column = columnCode(a.name, a.column, a);
@@ -117,7 +120,7 @@ export function emitTable(resource: ResourceModel, model: SchemaModel): string {
   const targets = new Map(model.resources.map((r) => [r.type, r]));
   const imports = new Set<string>();
   const constraints = [`primaryKey({ name: '${resource.table}_pkey', columns: [t.orgId, t.id] })`];
-  for (const r of toOnes(resource)) {
+  for (const r of foreignKeys ? toOnes(resource) : []) {
     const target = targets.get(r.target)!;
     // A table refers to itself through the callback's own columns: its variable is not yet defined.
     const targetVar = target.type === resource.type ? 't' : tableVariable(target);
@@ -133,7 +136,7 @@ export function emitTable(resource: ResourceModel, model: SchemaModel): string {
     generatedHeader(resource.file),
     `import { ${[...builders].sort(byCodePoint).join(', ')}, type PgTableExtraConfigValue } from 'drizzle-orm/pg-core';`,
     ...(resource.attributes.some((a) => a.search) || toOnes(resource).length > 0 || polymorphicToOnes(resource).length > 0 ? [`import { sql } from 'drizzle-orm';`] : []),
-    `import { orgs } from '../../runtime/db/system-tables.js';`,
+    ...(foreignKeys ? [`import { orgs } from '../../runtime/db/system-tables.js';`] : []),
     ...[...imports].sort(byCodePoint),
     '',
     `export const ${tableVariable(resource)} = pgTable(`,

@@ -62,6 +62,7 @@ interface RawResource {
   'x-scope': string;
   'x-webhookActions': string[];
   'x-listedWhen'?: { present: string[] };
+  'x-foreignKeys'?: false;
   definitions: Record<string, RawDefinition>;
   links: RawLink[];
 }
@@ -104,6 +105,7 @@ export function buildResourceModel(file: string, json: Record<string, unknown>):
     actions: actions.member,
     collectionActions: actions.collection,
     ...(listedWhen && { listedWhen }),
+    ...(raw['x-foreignKeys'] === false && { foreignKeys: false as const }),
     definition: json,
   };
 }
